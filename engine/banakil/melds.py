@@ -1,0 +1,376 @@
+"""Runs and sets: building a new meld and changing a team meld (BK-MELD, BK-WILD, BK-JOKER).
+
+A run is kept low to high and each card knows the face it stands for, so a position is the
+rank of that face (an ace is 1 at the bottom of a run, 14 at the top). Every change is
+checked by rebuilding the meld from positions and validating it whole (BK-TEAM-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.banakil.messages import Placed
+from engine.banakil.options import BanakilOptions
+from engine.cards import FACE_RANK, RANK, RANKS, SUIT, SUITS, Card, face, parse_card
+from engine.errors import RuleViolation
+
+__all__ = [
+    "add_to_meld",
+    "exchange_joker",
+    "infer_kind",
+    "move_wild",
+    "new_meld",
+]
+
+_SET_RANKS = (1, 3)  # BK-MELD-5: sets of aces and threes only
+_MAX_SET = 4  # BK-MELD-7
+_MIN_MELD = 3  # BK-MELD-1
+
+
+def _bad(code: str, rule: str, message: str) -> RuleViolation:
+    return RuleViolation(code, rule, message)
+
+
+def _pos_face(pos: int, suit: str) -> str:
+    return f"{RANKS[(pos - 1) % 13]}{suit}"
+
+
+def _is_sub_in_run(card: Card, pos: int, suit: str) -> bool:
+    r = RANK[card]
+    return r == 0 or (r == 2 and not (SUIT[card] == suit and pos == 2))
+
+
+def _face_pos(text: str, lo: int, hi: int) -> int:
+    """The position a face names in a run spanning lo..hi; an ace is 14 next to a king."""
+    r = FACE_RANK[face(parse_card(text))]
+    return _ace_pos(lo, hi) if r == 1 else r
+
+
+def _ace_pos(lo: int, hi: int) -> int:
+    """An ace joins the end of the run it is nearer to (low on a tie)."""
+    return 1 if lo - 1 <= 14 - hi else 14
+
+
+# --- validation of whole melds -----------------------------------------------------------
+
+
+def _check_run(slots: dict[int, Placed], suit: str, opts: BanakilOptions) -> tuple[Placed, ...]:
+    """Validate a run given as position -> card and return it low to high, with every
+    card's `stands_for` set from its position (BK-MELD-2/3, BK-WILD-1/2/3, C1/S1)."""
+    if len(slots) < _MIN_MELD:
+        raise _bad("meld_too_short", "BK-MELD-1", "a meld needs at least 3 cards")
+    lo, hi = min(slots), max(slots)
+    if lo < 1 or hi > 14:
+        raise _bad("run_out_of_range", "BK-MELD-3", "a run goes from A (as 1) up to A (as 14)")
+    if hi - lo + 1 != len(slots):
+        raise _bad("run_gap", "BK-MELD-2", "a run's cards must be consecutive with no gap")
+    jokers = twos = real = 0
+    out: list[Placed] = []
+    for pos in range(lo, hi + 1):
+        p = slots[pos]
+        c = p.card
+        r = RANK[c]
+        if r == 0:
+            jokers += 1
+        elif r == 2 and not (SUIT[c] == suit and pos == 2):
+            twos += 1
+        else:
+            if SUIT[c] != suit:
+                raise _bad("run_mixed_suits", "BK-MELD-2", "a run's real cards share one suit")
+            if r != pos and not (r == 1 and pos == 14):
+                raise _bad("run_not_consecutive", "BK-MELD-2", f"{face(c)} is out of place")
+            real += 1
+        out.append(Placed(c, p.seat, _pos_face(pos, suit)))
+    _check_limits(jokers, twos, real, opts)
+    return tuple(out)
+
+
+def _check_limits(jokers: int, twos: int, real: int, opts: BanakilOptions) -> None:
+    if jokers > 1:
+        raise _bad("two_jokers", "BK-WILD-1", "a meld may hold at most one joker")
+    if twos > 1:
+        raise _bad("two_wild_twos", "BK-WILD-1", "a meld may hold at most one wild two")
+    if real < opts.min_real_cards:
+        rule = "BK-WILD-C1" if opts.min_real_cards == 1 else "BK-WILD-S1"
+        raise _bad(
+            "too_few_real_cards",
+            rule,
+            f"a meld needs at least {opts.min_real_cards} real card(s)",
+        )
+
+
+def _check_set(
+    cards: Sequence[Placed], opts: BanakilOptions, keep: Sequence[Placed] = ()
+) -> tuple[Placed, ...]:
+    """Validate a set and give each substitute a missing suit (BK-MELD-4..8, BK-AMB-10).
+
+    Substitutes listed in `keep` hold their suit when it is still missing (a joker stays
+    locked to the card it stands for, BK-JOKER-1)."""
+    if len(cards) < _MIN_MELD:
+        raise _bad("meld_too_short", "BK-MELD-1", "a meld needs at least 3 cards")
+    if len(cards) > _MAX_SET:
+        raise _bad("set_too_long", "BK-MELD-7", "a set holds at most 4 cards")
+    real = [p for p in cards if RANK[p.card] not in (0, 2)]
+    subs = [p for p in cards if RANK[p.card] in (0, 2)]
+    if not real:
+        if any(RANK[p.card] == 2 for p in cards):
+            raise _bad("set_of_twos", "BK-MELD-6", "2s never form a set")
+        raise _bad("too_few_real_cards", "BK-WILD-C1", "a meld needs a real card")
+    rank = RANK[real[0].card]
+    if any(RANK[p.card] != rank for p in real):
+        raise _bad("set_mixed_ranks", "BK-MELD-4", "a set's cards share one rank")
+    if rank not in _SET_RANKS:
+        raise _bad("set_rank", "BK-MELD-5", "sets are allowed only of aces and of threes")
+    suits = [SUIT[p.card] for p in real]
+    if len(set(suits)) != len(suits):
+        raise _bad("set_repeated_suit", "BK-MELD-4", "a set may not repeat a suit")
+    twos = sum(1 for p in subs if RANK[p.card] == 2)
+    if twos and not opts.wild_two_in_sets:
+        raise _bad("wild_two_in_set", "BK-MELD-C1", "a wild two works only in runs")
+    _check_limits(sum(1 for p in subs if RANK[p.card] == 0), twos, len(real), opts)
+    missing = [s for s in SUITS if s not in suits]
+    kept = {p.card: p.stands_for for p in keep}
+    out: list[Placed] = []
+    name = RANKS[rank - 1]
+    for p in cards:
+        if p in real:
+            out.append(Placed(p.card, p.seat, face(p.card)))
+            continue
+        held = kept.get(p.card)
+        suit = held[-1] if held and held[-1] in missing else None
+        if suit is None:
+            suit = next(s for s in missing if not any(k.endswith(s) for k in kept.values() if k))
+        missing.remove(suit)
+        kept.pop(p.card, None)
+        out.append(Placed(p.card, p.seat, f"{name}{suit}"))
+    return tuple(out)
+
+
+# --- new melds ----------------------------------------------------------------------------
+
+
+def infer_kind(cards: Sequence[Card]) -> str:
+    """A set when the real cards (not 2s, not jokers) share a rank and either there are two
+    of them or that rank is A or 3; otherwise a run."""
+    real = [RANK[c] for c in cards if RANK[c] not in (0, 2)]
+    if real and len(set(real)) == 1 and (len(real) >= 2 or real[0] in _SET_RANKS):
+        return "set"
+    if (
+        not real
+        and any(RANK[c] == 2 for c in cards)
+        and len(cards) == sum(1 for c in cards if RANK[c] == 2)
+    ):
+        return "set"  # only 2s: reported as the illegal set of twos (BK-MELD-6)
+    return "run"
+
+
+def new_meld(
+    cards: Sequence[Card], kind: str | None, seat: int, opts: BanakilOptions
+) -> tuple[str, tuple[Placed, ...]]:
+    """Validate a new meld of hand cards; runs are listed low to high (or high to low)."""
+    kind = kind or infer_kind(cards)
+    if kind == "set":
+        return "set", _check_set([Placed(c, seat, "") for c in cards], opts)
+    seq = list(cards)
+    plain = [i for i, c in enumerate(seq) if RANK[c] not in (0, 2)]
+    if len(plain) >= 2 and _plain_rank(seq[plain[0]]) > _plain_rank(seq[plain[-1]]):
+        seq.reverse()
+        plain = [len(seq) - 1 - i for i in reversed(plain)]
+    candidates: list[tuple[str, int]] = []
+    if plain:
+        c0 = seq[plain[0]]
+        starts = [1 - plain[0], 14 - plain[0]] if RANK[c0] == 1 else [RANK[c0] - plain[0]]
+        candidates = [(SUIT[c0], s) for s in starts]
+    else:
+        candidates = [(SUIT[c], 2 - i) for i, c in enumerate(seq) if RANK[c] == 2]
+    if not candidates:
+        raise _bad("too_few_real_cards", "BK-WILD-C1", "a meld needs a real card")
+    first_error: RuleViolation | None = None
+    for suit, start in candidates:
+        slots = {start + i: Placed(c, seat, "") for i, c in enumerate(seq)}
+        try:
+            return "run", _check_run(slots, suit, opts)
+        except RuleViolation as exc:
+            first_error = first_error or exc
+    assert first_error is not None
+    raise first_error
+
+
+def _plain_rank(card: Card) -> int:
+    return RANK[card]
+
+
+# --- changes to team melds -----------------------------------------------------------------
+
+
+def _run_suit(cards: Sequence[Placed]) -> str:
+    return cards[0].stands_for[-1]
+
+
+def _run_slots(cards: Sequence[Placed]) -> dict[int, Placed]:
+    first = FACE_RANK[cards[0].stands_for]  # a run never starts with a high ace
+    return {first + i: p for i, p in enumerate(cards)}
+
+
+def _floating_pos(occupied: set[int], ends_only: bool) -> int | None:
+    """Default place of a substitute: the single gap if there is one, else the top end,
+    else the bottom end."""
+    lo, hi = min(occupied), max(occupied)
+    gaps = [p for p in range(lo, hi + 1) if p not in occupied]
+    if gaps:
+        return gaps[0] if len(gaps) == 1 and not ends_only else None
+    if hi + 1 <= 14 and hi + 1 - lo < 13:
+        return hi + 1
+    if lo - 1 >= 1:
+        return lo - 1
+    return None
+
+
+def add_to_meld(
+    cards: Sequence[Placed],
+    kind: str,
+    new: Sequence[Card],
+    seat: int,
+    opts: BanakilOptions,
+    wild_as: str | None = None,
+    joker_as: str | None = None,
+) -> tuple[Placed, ...]:
+    """Add hand cards to a meld and return its new content (BK-TEAM-3, BK-WILD-C2/S2)."""
+    added = [Placed(c, seat, "") for c in new]
+    if kind == "set":
+        if wild_as is not None or joker_as is not None:
+            raise _bad("bad_wild_target", "BK-AMB-10", "a set's substitutes take a missing suit")
+        return _check_set([*cards, *added], opts, keep=cards)
+    suit = _run_suit(cards)
+    slots = _run_slots(cards)
+    lo, hi = min(slots), max(slots)
+    old_wild = next(
+        (p for p in cards if RANK[p.card] == 2 and _is_sub_in_run(p.card, pos_of(slots, p), suit)),
+        None,
+    )
+    floating: list[Placed] = []
+    for p in added:
+        r = RANK[p.card]
+        if r == 0:
+            floating.insert(0, p)  # the joker is placed before a wild two
+            continue
+        if r == 2 and not (SUIT[p.card] == suit and (2 not in slots or slots[2] is old_wild)):
+            floating.append(p)
+            continue
+        pos = _ace_pos(lo, hi) if r == 1 else r
+        occupant = slots.get(pos)
+        if occupant is not None:
+            if occupant is old_wild:
+                floating.append(occupant)
+            elif RANK[occupant.card] == 0:
+                raise _bad(
+                    "joker_locked",
+                    "BK-JOKER-1",
+                    f"the joker stands for {occupant.stands_for}; free it with an exchange",
+                )
+            else:
+                raise _bad("position_taken", "BK-MELD-2", f"{face(p.card)} is already in the run")
+        slots[pos] = p
+    displaced = old_wild is not None and old_wild in floating
+    if old_wild is not None and not displaced and wild_as is not None:
+        if opts.wild_two_relocation != "any_position":
+            raise _bad(
+                "wild_two_fixed",
+                "BK-WILD-S2",
+                "a wild two moves only when its real card is added, and only to an end",
+            )
+        slots = {k: v for k, v in slots.items() if v is not old_wild}
+        floating.append(old_wild)
+    ends_only = opts.wild_two_relocation != "any_position"
+    for p in floating:
+        is_joker = RANK[p.card] == 0
+        target = joker_as if is_joker else wild_as
+        occupied = set(slots)
+        lo2, hi2 = min(occupied), max(occupied)
+        strict_ends = ends_only and p is old_wild
+        if target is not None:
+            pos = _face_pos(target, lo2, hi2)
+            if target.strip().upper()[-1] != suit:
+                raise _bad(
+                    "bad_wild_target",
+                    "BK-WILD-2",
+                    f"a substitute in this run stands for a {suit} card",
+                )
+            if strict_ends and lo2 <= pos <= hi2:
+                raise _bad(
+                    "wild_two_to_end", "BK-WILD-S2", "the wild two must move to an end of the run"
+                )
+        else:
+            found = _floating_pos(occupied, strict_ends)
+            if found is None:
+                rule = "BK-WILD-S2" if strict_ends else "BK-MELD-2"
+                raise _bad("no_place_for_wild", rule, f"there is no legal place for {face(p.card)}")
+            pos = found
+        if pos in slots:
+            raise _bad(
+                "position_taken", "BK-MELD-2", f"{_pos_face(pos, suit)} is already in the run"
+            )
+        slots[pos] = p
+    return _check_run(slots, suit, opts)
+
+
+def pos_of(slots: dict[int, Placed], placed: Placed) -> int:
+    return next(k for k, v in slots.items() if v is placed)
+
+
+def exchange_joker(
+    cards: Sequence[Placed], kind: str, card: Card, seat: int, opts: BanakilOptions
+) -> tuple[tuple[Placed, ...], Card]:
+    """Put the real card a joker stands for in its place; returns the meld and the joker
+    (BK-JOKER-2, BK-AMB-10)."""
+    joker = next((p for p in cards if RANK[p.card] == 0), None)
+    if joker is None:
+        raise _bad("no_joker", "BK-JOKER-2", "this meld holds no joker")
+    r = RANK[card]
+    if r == 0 or (kind == "set" and r == 2):
+        raise _bad("not_a_real_card", "BK-JOKER-2", "only a real card can free a joker")
+    placed = Placed(card, seat, face(card))
+    rest = [p for p in cards if p is not joker]
+    if kind == "set":
+        rank_name = joker.stands_for[:-1]
+        if face(card)[:-1] != rank_name:
+            raise _bad("wrong_card", "BK-JOKER-2", f"the joker is freed only by a {rank_name}")
+        if any(SUIT[p.card] == SUIT[card] and RANK[p.card] not in (0, 2) for p in rest):
+            raise _bad("set_repeated_suit", "BK-MELD-4", "that suit is already in the set")
+        return _check_set([*rest, placed], opts, keep=rest), joker.card
+    if face(card) != joker.stands_for:
+        raise _bad(
+            "wrong_card", "BK-JOKER-2", f"the joker stands for {joker.stands_for}, not {face(card)}"
+        )
+    slots = _run_slots(cards)
+    slots[pos_of(slots, joker)] = placed
+    return _check_run(slots, _run_suit(cards), opts), joker.card
+
+
+def move_wild(
+    cards: Sequence[Placed], kind: str, to: str, opts: BanakilOptions
+) -> tuple[Placed, ...]:
+    """`classic`: move the wild two inside its run (BK-WILD-C3, BK-AMB-13)."""
+    if opts.wild_two_relocation != "any_position":
+        raise _bad(
+            "wild_two_fixed", "BK-WILD-S2", "a wild two moves only when its real card is added"
+        )
+    if kind != "run":
+        raise _bad("not_a_run", "BK-WILD-C3", "a wild two is moved only inside a run")
+    suit = _run_suit(cards)
+    slots = _run_slots(cards)
+    wild = next(
+        (p for k, p in slots.items() if RANK[p.card] == 2 and _is_sub_in_run(p.card, k, suit)), None
+    )
+    if wild is None:
+        raise _bad("no_wild_two", "BK-WILD-C3", "this run holds no wild two")
+    del slots[pos_of(slots, wild)]
+    pos = _face_pos(to, min(slots), max(slots))
+    if to.strip().upper()[-1] != suit:
+        raise _bad(
+            "bad_wild_target", "BK-WILD-2", f"a substitute in this run stands for a {suit} card"
+        )
+    if pos in slots:
+        raise _bad("position_taken", "BK-MELD-2", f"{_pos_face(pos, suit)} is already in the run")
+    slots[pos] = wild
+    return _check_run(slots, suit, opts)

@@ -1,0 +1,1 @@
+"""I/O around the pure engine: command line, store, bus, gateway."""
