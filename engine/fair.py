@@ -12,7 +12,8 @@ the same inputs always give the same deck (replay and the Verify page depend on 
 
 There is one form of E only. No seats or no seeds at all is ``entropy([])``, the hash of
 the empty string; seats that sent nothing contribute empty seeds, so four silent seats
-give the hash of ``"\\n\\n\\n"``, which differs from ``entropy([])``.
+give the hash of ``"\\n\\n\\n"``, which differs from ``entropy([])`` (one silent seat
+alone would share it, but no table has fewer than two seats).
 """
 
 from __future__ import annotations

@@ -1,0 +1,86 @@
+"""`sahra bench engine`: random play and replay speed of the pure engine, per rule set.
+
+Random play counts accepted commands (steps) including the search for a legal move;
+replay folds the recorded events of those same deals. Both run in this one process, on
+one core. Figures go to stdout as JSON lines, one per rule set and measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from engine import banakil
+from engine.banakil.autoplay import random_step
+from engine.banakil.evolve import evolve
+from engine.banakil.messages import CommitSeed, Event
+from engine.banakil.state import State
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("bench", help="benchmarks (engine)")
+    which = parser.add_subparsers(dest="bench", required=True)
+    engine = which.add_parser("engine", help="random play and replay speed of the engine")
+    engine.add_argument("--deals", type=int, default=300, help="deals per rule set")
+    engine.add_argument("--seed", type=int, default=1)
+    engine.set_defaults(run=_engine)
+
+
+def _play_deal(preset: str, rng: random.Random) -> tuple[State, list[Event], int]:
+    state = banakil.initial(banakil.options_from(preset))
+    events = list(banakil.decide(state, 0, CommitSeed(secret=rng.randbytes(32).hex())))
+    for e in events:
+        state = evolve(state, e)
+    steps = 0
+    while state.phase == "seeded" or state.phase == "play":
+        _, _, new = random_step(state, rng)
+        for e in new:
+            state = evolve(state, e)
+        events.extend(new)
+        steps += 1
+    return state, events, steps
+
+
+def _engine(args: argparse.Namespace) -> int:
+    for preset in ("classic", "sahrat"):
+        rng = random.Random(args.seed)
+        logs: list[list[Event]] = []
+        steps = 0
+        t0 = time.perf_counter()
+        for _ in range(args.deals):
+            _, events, n = _play_deal(preset, rng)
+            logs.append(events)
+            steps += n
+        play = time.perf_counter() - t0
+        fresh = banakil.initial(banakil.options_from(preset))
+        t0 = time.perf_counter()
+        for events in logs:
+            state = fresh
+            for e in events:
+                state = evolve(state, e)
+        fold = time.perf_counter() - t0
+        total_events = sum(len(e) for e in logs)
+        print(
+            json.dumps(
+                {
+                    "ruleset": preset,
+                    "deals": args.deals,
+                    "random_play": {
+                        "steps_per_s": round(steps / play),
+                        "deals_per_s": round(args.deals / play, 1),
+                        "steps_per_deal": round(steps / args.deals, 1),
+                    },
+                    "replay": {
+                        "events_per_s": round(total_events / fold),
+                        "deals_per_s": round(args.deals / fold, 1),
+                        "events_per_deal": round(total_events / args.deals, 1),
+                    },
+                }
+            )
+        )
+    return 0
