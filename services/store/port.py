@@ -1,0 +1,107 @@
+"""The event store port: what the application needs from storage, and nothing more.
+
+One stream per table. `append` is optimistic: it names the version it expects the stream
+to be at and fails with ConcurrencyError when another writer got there first. A command
+id is unique per stream, so a repeated command appends nothing and gets its first
+outcome back. Reading "all" is by a checkpoint that never skips an event committed out of
+order by concurrent writers (see the PostgreSQL adapter for how).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
+import msgspec
+
+__all__ = [
+    "AppendResult",
+    "Checkpoint",
+    "ConcurrencyError",
+    "EventStore",
+    "Metadata",
+    "NewEvent",
+    "Snapshot",
+    "StoredEvent",
+]
+
+
+class ConcurrencyError(Exception):
+    """The stream was not at the expected version: re-decide on fresh state."""
+
+    def __init__(self, stream_id: str, expected: int) -> None:
+        super().__init__(f"stream {stream_id!r} is no longer at version {expected}")
+        self.stream_id = stream_id
+        self.expected = expected
+
+
+class Metadata(msgspec.Struct, frozen=True, kw_only=True):
+    command_id: str
+    seat: int | None = None  # 0 = the system
+    player: str | None = None
+    server_time: str = ""  # ISO 8601, set by the service that decided the command
+
+
+class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
+    type: str
+    data: bytes  # JSON
+
+
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+    position: int  # global, increasing in commit-safe order for a catch-up reader
+    stream_id: str
+    version: int  # 1, 2, 3 … within the stream
+    type: str
+    data: bytes  # JSON
+    metadata: Metadata
+    recorded_at: datetime
+
+
+class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
+    first_version: int
+    last_version: int
+    duplicate: bool = False  # True: this command id was seen before; nothing appended
+
+
+class Checkpoint(msgspec.Struct, frozen=True, order=True):
+    """Where a catch-up reader stands. Adapters define the order; (0, 0) is the start."""
+
+    txid: int = 0
+    position: int = 0
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    stream_id: str
+    version: int
+    engine_version: str
+    state: bytes  # JSON of the folded state
+
+
+class EventStore(Protocol):
+    async def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        metadata: Metadata,
+    ) -> AppendResult:
+        """Append in one round trip; ConcurrencyError when the stream is not at
+        `expected_version` (0 = a new stream)."""
+        ...
+
+    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[StoredEvent]: ...
+
+    async def stream_version(self, stream_id: str) -> int: ...
+
+    async def read_all(
+        self, after: Checkpoint, limit: int = 500
+    ) -> tuple[list[StoredEvent], Checkpoint]:
+        """Committed events after `after`, and the checkpoint to read from next."""
+        ...
+
+    async def save_snapshot(self, snapshot: Snapshot) -> None: ...
+
+    async def load_snapshot(self, stream_id: str, engine_version: str) -> Snapshot | None: ...
+
+    async def close(self) -> None: ...
