@@ -37,7 +37,7 @@ def _play_deal(preset: str, rng: random.Random) -> tuple[State, list[Event], int
     for e in events:
         state = evolve(state, e)
     steps = 0
-    while state.phase == "seeded" or state.phase == "play":
+    while state.phase in {"seeded", "play"}:
         _, _, new = random_step(state, rng)
         for e in new:
             state = evolve(state, e)

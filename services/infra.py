@@ -48,7 +48,9 @@ def embedded_postgres(data_dir: Path, keep: bool = True) -> Iterator[str]:
         warnings.simplefilter("ignore")
         import pgserver
 
-        server = pgserver.get_server(data_dir, cleanup_mode="stop" if keep else "delete")
+        server = pgserver.get_server(  # type: ignore[attr-defined]
+            data_dir, cleanup_mode="stop" if keep else "delete"
+        )
         url = str(server.get_uri())
     try:
         yield url

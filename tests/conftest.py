@@ -65,5 +65,3 @@ def nats_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         return
     with embedded_nats(Path(tmp_path_factory.mktemp("nats"))) as server:
         yield server.url
-
-

@@ -40,17 +40,15 @@ def meld(
     """A table meld from 'CARD[=STANDS_FOR][@SEAT] ...', e.g. '7H 8H 2C=9H 10H@3'."""
     placed = []
     copies: dict[str, int] = {}
-    for word in spec.split():
+    for token in spec.split():
         seat = placer or creator
-        if "@" in word:
-            word, s = word.split("@")
-            seat = int(s)
-        stands = None
-        if "=" in word:
-            word, stands = word.split("=")
+        word, _, at = token.partition("@")
+        if at:
+            seat = int(at)
+        word, _, stands = word.partition("=")
         f = face(parse_card(word))
         copies[f] = copies.get(f, 0) + 1
-        card = parse_card(word) if "#" in word else f"{f}#{copies[f] + 0}"
+        card = parse_card(word) if "#" in word else f"{f}#{copies[f]}"
         placed.append(Placed(card, seat, stands or f))
     return TableMeld(id=mid, team=team, creator=creator, kind=kind, cards=tuple(placed))  # type: ignore[arg-type]
 

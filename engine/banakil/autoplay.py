@@ -32,7 +32,7 @@ __all__ = ["Rng", "find_melds", "random_step"]
 
 class Rng(Protocol):
     def random(self) -> float: ...
-    def randrange(self, stop: int) -> int: ...
+    def randrange(self, stop: int, /) -> int: ...
 
 
 def find_melds(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
@@ -134,10 +134,10 @@ def random_step(state: State, rng: Rng) -> tuple[int, Command, tuple[Event, ...]
         spare = _spare_cards(hand)
         candidates.append(Discard(card=spare[rng.randrange(len(spare))]))
         candidates.extend(Discard(card=c) for c in hand)
-    for cmd in candidates:
-        events = _try(state, seat, cmd)
+    for candidate in candidates:
+        events = _try(state, seat, candidate)
         if events is not None:
-            return seat, cmd, events
+            return seat, candidate, events
     raise AssertionError("no legal command found")  # pragma: no cover
 
 

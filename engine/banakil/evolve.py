@@ -204,4 +204,5 @@ def _match_ended(state: State, winner: int) -> State:
         tie_break=False,
         deals_in_match=0 if series_on and max(wins) < 2 else state.deals_in_match,
         next_match_starter=(1 if winner == 1 else 2) if state.seats == 4 else winner,
+        cut_card=None,  # PF-CUT-6: a later match has no cut, so no cut card to show
     )

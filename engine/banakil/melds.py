@@ -62,6 +62,8 @@ def _check_run(slots: dict[int, Placed], suit: str, opts: BanakilOptions) -> tup
     lo, hi = min(slots), max(slots)
     if lo < 1 or hi > 14:
         raise _bad("run_out_of_range", "BK-MELD-3", "a run goes from A (as 1) up to A (as 14)")
+    if hi - lo + 1 > 13:  # BK-AMB-15: never an ace at both ends
+        raise _bad("run_too_long", "BK-MELD-3", "a run uses its ace as 1 or as 14, not both")
     if hi - lo + 1 != len(slots):
         raise _bad("run_gap", "BK-MELD-2", "a run's cards must be consecutive with no gap")
     jokers = twos = real = 0
@@ -153,6 +155,8 @@ def infer_kind(cards: Sequence[Card]) -> str:
     """A set when the real cards (not 2s, not jokers) share a rank and either there are two
     of them or that rank is A or 3; otherwise a run."""
     real = [RANK[c] for c in cards if RANK[c] not in (0, 2)]
+    if len(real) == 1 and _natural_two_beside(cards):
+        return "run"  # A♥ 2♥ JK, JK 2♥ 3♥: the 2 is a natural card of a run (BK-WILD-3)
     if real and len(set(real)) == 1 and (len(real) >= 2 or real[0] in _SET_RANKS):
         return "set"
     if (
@@ -171,22 +175,26 @@ def new_meld(
     kind = kind or infer_kind(cards)
     if kind == "set":
         return "set", _check_set([Placed(c, seat, "") for c in cards], opts)
-    seq = list(cards)
-    plain = [i for i, c in enumerate(seq) if RANK[c] not in (0, 2)]
-    if len(plain) >= 2 and _plain_rank(seq[plain[0]]) > _plain_rank(seq[plain[-1]]):
-        seq.reverse()
-        plain = [len(seq) - 1 - i for i in reversed(plain)]
-    candidates: list[tuple[str, int]] = []
-    if plain:
-        c0 = seq[plain[0]]
-        starts = [1 - plain[0], 14 - plain[0]] if RANK[c0] == 1 else [RANK[c0] - plain[0]]
-        candidates = [(SUIT[c0], s) for s in starts]
-    else:
-        candidates = [(SUIT[c], 2 - i) for i, c in enumerate(seq) if RANK[c] == 2]
+    listed = list(cards)
+    plain = [i for i, c in enumerate(listed) if RANK[c] not in (0, 2)]
+    orders = [listed]
+    if len(plain) >= 2:  # either direction; an ace-high run (Q K A) ends on a "low" rank
+        orders.append(listed[::-1])
+        if _plain_rank(listed[plain[0]]) > _plain_rank(listed[plain[-1]]):
+            orders.reverse()
+    candidates: list[tuple[list[Card], str, int]] = []
+    for seq in orders:
+        plain = [i for i, c in enumerate(seq) if RANK[c] not in (0, 2)]
+        if plain:
+            c0 = seq[plain[0]]
+            starts = [1 - plain[0], 14 - plain[0]] if RANK[c0] == 1 else [RANK[c0] - plain[0]]
+            candidates += [(seq, SUIT[c0], s) for s in starts]
+        else:
+            candidates += [(seq, SUIT[c], 2 - i) for i, c in enumerate(seq) if RANK[c] == 2]
     if not candidates:
         raise _bad("too_few_real_cards", "BK-WILD-C1", "a meld needs a real card")
     first_error: RuleViolation | None = None
-    for suit, start in candidates:
+    for seq, suit, start in candidates:
         slots = {start + i: Placed(c, seat, "") for i, c in enumerate(seq)}
         try:
             return "run", _check_run(slots, suit, opts)
@@ -198,6 +206,13 @@ def new_meld(
 
 def _plain_rank(card: Card) -> int:
     return RANK[card]
+
+
+def _natural_two_beside(cards: Sequence[Card]) -> bool:
+    """The one real card is an A listed just before, or a 3 just after, a 2 of its suit."""
+    i = next(i for i, c in enumerate(cards) if RANK[c] not in (0, 2))
+    j = {1: i + 1, 3: i - 1}.get(RANK[cards[i]], -1)
+    return 0 <= j < len(cards) and RANK[cards[j]] == 2 and SUIT[cards[j]] == SUIT[cards[i]]
 
 
 # --- changes to team melds -----------------------------------------------------------------
@@ -258,6 +273,8 @@ def add_to_meld(
             floating.append(p)
             continue
         pos = _ace_pos(lo, hi) if r == 1 else r
+        if r == 1 and pos in slots and RANK[slots[pos].card] == 1:
+            pos = 15 - pos  # the other end: an A-…-K-A run is refused (BK-MELD-3)
         occupant = slots.get(pos)
         if occupant is not None:
             if occupant is old_wild:
@@ -271,6 +288,8 @@ def add_to_meld(
             else:
                 raise _bad("position_taken", "BK-MELD-2", f"{face(p.card)} is already in the run")
         slots[pos] = p
+    if joker_as is not None and not any(RANK[p.card] == 0 for p in added):
+        raise _bad("joker_locked", "BK-JOKER-1", "a joker on the table never changes its card")
     displaced = old_wild is not None and old_wild in floating
     if old_wild is not None and not displaced and wild_as is not None:
         if opts.wild_two_relocation != "any_position":
@@ -304,6 +323,8 @@ def add_to_meld(
             found = _floating_pos(occupied, strict_ends)
             if found is None:
                 rule = "BK-WILD-S2" if strict_ends else "BK-MELD-2"
+                if p is old_wild and not strict_ends:
+                    rule = "BK-WILD-C2"
                 raise _bad("no_place_for_wild", rule, f"there is no legal place for {face(p.card)}")
             pos = found
         if pos in slots:
@@ -312,6 +333,11 @@ def add_to_meld(
             )
         slots[pos] = p
     return _check_run(slots, suit, opts)
+
+
+def _is_wild(placed: Placed) -> bool:
+    """A 2 on the table that stands for another card (a natural 2 stands for itself)."""
+    return RANK[placed.card] == 2 and placed.stands_for != face(placed.card)
 
 
 def pos_of(slots: dict[int, Placed], placed: Placed) -> int:
@@ -325,6 +351,8 @@ def exchange_joker(
     (BK-JOKER-2, BK-AMB-10)."""
     joker = next((p for p in cards if RANK[p.card] == 0), None)
     if joker is None:
+        if any(_is_wild(p) for p in cards):
+            raise _bad("wild_two_stays", "BK-WILD-4", "a wild two never goes back to a hand")
         raise _bad("no_joker", "BK-JOKER-2", "this meld holds no joker")
     r = RANK[card]
     if r == 0 or (kind == "set" and r == 2):
@@ -351,6 +379,8 @@ def move_wild(
     cards: Sequence[Placed], kind: str, to: str, opts: BanakilOptions
 ) -> tuple[Placed, ...]:
     """`classic`: move the wild two inside its run (BK-WILD-C3, BK-AMB-13)."""
+    if any(RANK[p.card] == 0 for p in cards) and not any(_is_wild(p) for p in cards):
+        raise _bad("joker_locked", "BK-JOKER-1", "a joker never moves; free it with an exchange")
     if opts.wild_two_relocation != "any_position":
         raise _bad(
             "wild_two_fixed", "BK-WILD-S2", "a wild two moves only when its real card is added"
