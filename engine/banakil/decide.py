@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from msgspec.structs import replace
+
 from engine import fair
 from engine.banakil import melds
 from engine.banakil.evolve import evolve
@@ -239,7 +241,12 @@ def _take_ground(state: State, seat: int, command: TakeGround) -> tuple[Event, .
             "BK-DRAW-S2",
             "the ground card is taken only with the table actions that lay it",
         )
-    return _play(evolve(state, first), seat, command.actions, (first,), taken if top_only else ())
+    after = evolve(state, first)
+    if top_only:  # BK-DRAW-S2: a face in the actions names the taken copy before a twin
+        hands = list(after.hands)
+        hands[seat - 1] = (*taken, *state.hands[seat - 1])
+        after = replace(after, hands=tuple(hands))
+    return _play(after, seat, command.actions, (first,), taken if top_only else ())
 
 
 def _resolve(hand: Sequence[Card], texts: Sequence[str], used: set[Card]) -> tuple[Card, ...]:

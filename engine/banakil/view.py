@@ -99,7 +99,9 @@ def legal(state: State, seat: int | None) -> Legal:
         return Legal(commands=("CommitSeed", "StackDeck") if seat == 0 else ())
     if state.phase == "seeded":
         if needs_cut(state):
-            return Legal(commands=("Cut",) if seat in (0, state.host) else ("SendClientSeed",))
+            if seat == state.host:  # a seat like the others: it may add entropy (PF-AMB-12 h)
+                return Legal(commands=("Cut", "SendClientSeed"))
+            return Legal(commands=("Cut",) if seat == 0 else ("SendClientSeed",))
         return Legal(commands=("Deal",) if seat == 0 else ("SendClientSeed",))
     if seat != state.turn:
         return Legal(commands=())
