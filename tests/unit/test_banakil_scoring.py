@@ -555,7 +555,7 @@ def test_classic_match_end_limits(
         ((225, 225), False, "partnership", (None, True)),
         ((151, 149), False, "one_vs_one", (1, False)),
         ((221.5, 100), False, "partnership", (None, False)),  # BK-WIN-S1: 222 not reached
-        ((222, 221.5), False, "partnership", (1, False)),  # BK-WIN-S2/S3 even by 0.5
+        ((222, 221.5), False, "partnership", (1, False)),  # BK-WIN-S2, BK-WIN-S3: by 0.5
         ((100, 222), False, "partnership", (2, False)),
         ((149.5, 149), False, "one_vs_one", (None, False)),  # BK-WIN-S1: 1v1 target 150
         ((150, 0), False, "one_vs_one", (1, False)),
