@@ -36,60 +36,62 @@ class Rng(Protocol):
 
 
 def find_melds(hand: Sequence[Card]) -> list[tuple[Card, ...]]:
-    """Plain runs (no substitutes) and sets of aces or threes that the hand holds."""
-    slots: dict[str, list[Card | None]] = {}
-    sets: dict[int, dict[str, Card]] = {1: {}, 3: {}}
+    """Plain runs (no substitutes) and sets of aces or threes that the hand holds, then one
+    three-card run completed by a substitute when a wild card is left over."""
+    by_suit: dict[str, dict[int, Card]] = {}
+    wilds: list[Card] = []
     for c in hand:
         r = RANK[c]
-        if r in {0, 2}:
+        if r == 0 or r == 2:  # noqa: PLR1714 - the hot path of random play
+            wilds.append(c)
             continue
-        su = SUIT[c]
-        row = slots.get(su)
+        row = by_suit.get(SUIT[c])
         if row is None:
-            row = slots[su] = [None] * 16
-        row[r] = c
-        if r == 1:
-            row[14] = c
-        if r in {1, 3}:
-            sets[r][su] = c
+            row = by_suit[SUIT[c]] = {}
+        if r not in row:
+            row[r] = c
     found: list[tuple[Card, ...]] = []
-    for row in slots.values():
-        start = -1
-        for r in range(1, 16):
-            if row[r] is not None:
-                if start < 0:
-                    start = r
-            elif start >= 0:
-                if r - start >= 3:
-                    run = row[start:r]
-                    if start == 1 and r == 15:
-                        run = run[:-1]  # BK-AMB-15: not an ace at both ends
-                    found.append(tuple(c for c in run if c is not None))
-                start = -1
+    for row in by_suit.values():
+        if len(row) < 3:
+            continue
+        ranks = sorted(row)
+        if ranks[0] == 1:
+            ranks.append(14)  # an ace also sits above the king
+        start = 0
+        for i in range(1, len(ranks) + 1):
+            if i < len(ranks) and ranks[i] == ranks[i - 1] + 1:
+                continue
+            run = ranks[start:i]
+            if len(run) == 14:
+                run = run[:-1]  # BK-AMB-15: not an ace at both ends
+            if len(run) >= 3 and not (run[0] == 1 and run[-1] == 14):
+                found.append(tuple(row[r if r != 14 else 1] for r in run))
+            start = i
     used = {c for m in found for c in m}
-    for group in sets.values():
-        free = [c for c in group.values() if c not in used]
+    for rank in (1, 3):
+        group = [row[rank] for row in by_suit.values() if rank in row]
+        free = [c for c in group if c not in used]
         if len(free) >= 3:
             found.append(tuple(free))
             used.update(free)
-    wild = next((c for c in hand if RANK[c] in {0, 2} and c not in used), None)
-    if wild is not None:
-        found.extend(_with_wild(slots, used, wild))
+    spare = [c for c in wilds if c not in used]
+    if spare:
+        found.extend(_with_wild(by_suit, used, spare[0]))
     return found
 
 
 def _with_wild(
-    slots: dict[str, list[Card | None]], used: set[Card], wild: Card
+    by_suit: dict[str, dict[int, Card]], used: set[Card], wild: Card
 ) -> list[tuple[Card, ...]]:
     """One three-card run from two near cards of a suit and a substitute."""
-    for row in slots.values():
-        for r in range(1, 13):
-            a, b, c = row[r], row[r + 1], row[r + 2]
-            if a is None or a in used:
+    for row in by_suit.values():
+        for r, a in sorted(row.items()):
+            if a in used or r > 12:
                 continue
-            if b is not None and b not in used and b is not a:
-                return [(a, b, wild)] if r + 2 <= 14 else []
-            if c is not None and c not in used and c is not a:
+            b, c = row.get(r + 1), row.get(r + 2)
+            if b is not None and b not in used:
+                return [(a, b, wild)]
+            if c is not None and c not in used:
                 return [(a, wild, c)]
     return []
 
