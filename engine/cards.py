@@ -67,6 +67,9 @@ for _card in BANAKIL_DECK:
         RANK[_card], SUIT[_card] = _RANK_OF_NAME[_face[:-1]], _face[-1]
 
 
+_FACE: dict[Card, str] = {c: c.split("#", 1)[0] for c in BANAKIL_DECK}
+
+
 def canonical_deck(game: str = "banakil") -> tuple[Card, ...]:
     """The unshuffled deck of a game, in canonical order."""
     if game == "banakil":
@@ -76,7 +79,8 @@ def canonical_deck(game: str = "banakil") -> tuple[Card, ...]:
 
 def face(card: Card) -> str:
     """``7H#2`` → ``7H``."""
-    return card.split("#", 1)[0]
+    known = _FACE.get(card)
+    return known if known is not None else card.split("#", 1)[0]
 
 
 def is_joker(card: Card) -> bool:

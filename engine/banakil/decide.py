@@ -51,7 +51,7 @@ from engine.banakil.messages import (
 )
 from engine.banakil.scoring import deal_scores, match_winner
 from engine.banakil.state import State, TableMeld, team_of
-from engine.cards import Card, face, parse_card, stack_deck
+from engine.cards import RANK, Card, face, parse_card, stack_deck
 from engine.errors import RuleViolation
 
 __all__ = ["decide", "needs_cut"]
@@ -253,7 +253,7 @@ def _resolve(hand: Sequence[Card], texts: Sequence[str], used: set[Card]) -> tup
     """Cards named by face or identity → identities in the hand (each copy used once)."""
     out: list[Card] = []
     for text in texts:
-        name = parse_card(text)
+        name = text if text in RANK else parse_card(text)  # identities skip the parser
         exact = "#" in name
         pick = next(
             (c for c in hand if c not in used and (c == name if exact else face(c) == name)),
