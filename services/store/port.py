@@ -53,7 +53,7 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     stream_id: str
     version: int  # 1, 2, 3 … within the stream
     type: str
-    data: bytes  # JSON
+    data: bytes  # the appended JSON: the same value, not necessarily the same bytes
     metadata: Metadata
     recorded_at: datetime
 
@@ -62,6 +62,7 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     first_version: int
     last_version: int
     duplicate: bool = False  # True: this command id was seen before; nothing appended
+    positions: tuple[int, ...] = ()  # global positions of the appended (or first) events
 
 
 class Checkpoint(msgspec.Struct, frozen=True, order=True):
@@ -97,10 +98,20 @@ class EventStore(Protocol):
     async def read_all(
         self, after: Checkpoint, limit: int = 500
     ) -> tuple[list[StoredEvent], Checkpoint]:
-        """Committed events after `after`, and the checkpoint to read from next."""
+        """Committed events after `after`, each stream in version order, and the
+        checkpoint to read from next (`after` itself when there is nothing new)."""
         ...
 
-    async def save_snapshot(self, snapshot: Snapshot) -> None: ...
+    async def load_checkpoint(self, name: str) -> Checkpoint:
+        """The checkpoint saved under `name` by a catch-up reader; Checkpoint() if none."""
+        ...
+
+    async def save_checkpoint(self, name: str, checkpoint: Checkpoint) -> None: ...
+
+    async def save_snapshot(self, snapshot: Snapshot) -> None:
+        """Keep the snapshot unless one of a later version is already stored for the same
+        stream and engine version."""
+        ...
 
     async def load_snapshot(self, stream_id: str, engine_version: str) -> Snapshot | None: ...
 

@@ -1,0 +1,131 @@
+"""Service configuration: environment variables, overridden by flags, checked at start.
+
+| variable | default | meaning |
+|---|---|---|
+| SAHRA_DATABASE_URL | (embedded PostgreSQL under `sahra up`) | PostgreSQL URL |
+| SAHRA_NATS_URL | (embedded NATS under `sahra up`) | NATS URL (JetStream on) |
+| SAHRA_HOST | 127.0.0.1 | address the gateway listens on |
+| SAHRA_PORT | 8000 | port the gateway listens on |
+| SAHRA_DATA_DIR | .sahra | where `sahra up` keeps the embedded servers' data |
+| SAHRA_TOKEN_SECRET | random per process | HMAC key of seat tokens; replicas must share it |
+| SAHRA_ALLOW_STACKED_DECKS | off | tests and tutorials only: a new table may name its first deck |
+
+A bad value is reported in one sentence and the process exits with status 2; reaching a
+server has a short timeout, so a wrong URL fails fast instead of hanging.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from urllib.parse import urlparse
+
+import msgspec
+
+__all__ = [
+    "ConfigError",
+    "Settings",
+    "add_arguments",
+    "check_nats",
+    "check_postgres",
+    "settings_from",
+]
+
+_CONNECT_TIMEOUT = 5.0
+
+
+class ConfigError(Exception):
+    """A configuration problem, told to the operator in one sentence."""
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    database_url: str | None
+    nats_url: str | None
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path(".sahra")
+
+
+def add_arguments(parser: argparse.ArgumentParser, *, listen: bool = True) -> None:
+    parser.add_argument("--database-url", help="PostgreSQL URL (env SAHRA_DATABASE_URL)")
+    parser.add_argument("--nats-url", help="NATS URL (env SAHRA_NATS_URL)")
+    if listen:
+        parser.add_argument("--host", help="listen address (env SAHRA_HOST, default 127.0.0.1)")
+        parser.add_argument("--port", help="listen port (env SAHRA_PORT, default 8000)")
+        parser.add_argument("--data-dir", help="embedded servers' data (env SAHRA_DATA_DIR)")
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    def pick(flag: str, env: str) -> str | None:
+        value = getattr(args, flag, None)
+        return str(value) if value not in (None, "") else os.environ.get(env) or None
+
+    port_text = pick("port", "SAHRA_PORT") or "8000"
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(f"the port must be a number from 1 to 65535, not {port_text!r}")
+    database_url = pick("database_url", "SAHRA_DATABASE_URL")
+    if database_url and urlparse(database_url).scheme not in ("postgres", "postgresql"):
+        raise ConfigError(f"the database URL must start with postgresql://, not {database_url!r}")
+    nats_url = pick("nats_url", "SAHRA_NATS_URL")
+    if nats_url and urlparse(nats_url).scheme not in ("nats", "tls", "ws", "wss"):
+        raise ConfigError(f"the NATS URL must start with nats://, not {nats_url!r}")
+    return Settings(
+        database_url=database_url,
+        nats_url=nats_url,
+        host=pick("host", "SAHRA_HOST") or "127.0.0.1",
+        port=int(port_text),
+        data_dir=Path(pick("data_dir", "SAHRA_DATA_DIR") or ".sahra"),
+    )
+
+
+async def check_postgres(url: str) -> None:
+    import asyncpg
+
+    try:
+        conn = await asyncpg.connect(url, timeout=_CONNECT_TIMEOUT)
+    except Exception as exc:
+        raise ConfigError(f"cannot reach PostgreSQL at {_safe(url)}: {_reason(exc)}") from None
+    await conn.close()
+
+
+async def check_nats(url: str) -> None:
+    import nats
+
+    async def _quiet(_exc: Exception) -> None:
+        return None
+
+    try:
+        nc = await nats.connect(
+            url,
+            connect_timeout=_CONNECT_TIMEOUT,
+            allow_reconnect=False,
+            max_reconnect_attempts=0,
+            error_cb=_quiet,
+        )
+    except Exception as exc:
+        raise ConfigError(f"cannot reach NATS at {url}: {_reason(exc)}") from None
+    try:
+        await nc.jetstream().account_info()
+    except Exception as exc:
+        raise ConfigError(f"NATS at {url} has no JetStream: {_reason(exc)}") from None
+    finally:
+        await nc.close()
+
+
+def fail(message: str) -> int:
+    print(f"sahra: {message}", file=sys.stderr)
+    return 2
+
+
+def _safe(url: str) -> str:
+    parsed = urlparse(url)
+    if parsed.password:
+        return url.replace(f":{parsed.password}@", ":***@")
+    return url
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]

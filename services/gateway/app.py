@@ -1,0 +1,44 @@
+"""The Litestar application: `create_app(store, bus, settings)` wires the gateway."""
+
+from __future__ import annotations
+
+from litestar import Litestar
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+
+from services.bus.port import Bus
+from services.gateway.errors import EXCEPTION_HANDLERS
+from services.gateway.http import ROUTES
+from services.gateway.settings import Settings
+from services.gateway.wiring import Gateway, Probe
+from services.gateway.ws import table_socket
+from services.store.port import EventStore
+
+__all__ = ["create_app"]
+
+
+def create_app(
+    store: EventStore,
+    bus: Bus,
+    settings: Settings | None = None,
+    *,
+    probes: dict[str, Probe] | None = None,
+) -> Litestar:
+    """The gateway app over connected adapters; the caller owns and closes them.
+
+    `probes` replaces the readiness checks of /readyz (name -> async check that raises)."""
+    gateway = Gateway(store, bus, settings or Settings.from_env(), probes)
+
+    def provide_gateway() -> Gateway:
+        return gateway
+
+    app = Litestar(
+        route_handlers=[*ROUTES, table_socket],
+        dependencies={"gw": Provide(provide_gateway, sync_to_thread=False)},
+        exception_handlers=EXCEPTION_HANDLERS,
+        openapi_config=OpenAPIConfig(title="Sahra gateway", version="0.1.0", path="/schema"),
+        on_shutdown=[gateway.close],
+        signature_namespace={"Gateway": Gateway},
+    )
+    app.state.gateway = gateway
+    return app

@@ -1,0 +1,237 @@
+"""HTTP routes: the lobby, seats, starting a table, its public state and finished deals.
+
+Handlers are thin: decode the request, call one application function, encode the answer.
+Every refusal is JSON {code, rule_id, message} with a 4xx status (see `errors.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
+
+from engine.banakil.messages import DealScored, DeckStacked, SeedCommitted
+from engine.banakil.options import options_from
+from engine.errors import RuleViolation
+from engine.table import SeatInfo, SeatKind
+from services.gateway.errors import ApiError
+from services.gateway.followups import StackedDeal
+from services.gateway.hub import table_view
+from services.gateway.lobby import TableSummary
+from services.gateway.tables import Loaded, Outcome
+from services.gateway.tokens import seat_of, sign
+from services.gateway.wiring import Gateway
+
+__all__ = ["ROUTES"]
+
+PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+
+
+class CreateTableRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A new table. `seats` defaults to humans everywhere; `player` (optional) seats the
+    host at once and returns the host's token. `deck`, `dealer` and `cut` stack the first
+    deal (tests and tutorials; refused unless the server allows stacked decks)."""
+
+    game: Literal["banakil"] = "banakil"
+    ruleset: Literal["classic", "sahrat"] = "sahrat"
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    seats: tuple[SeatKind, ...] | None = None
+    player: PlayerName | None = None
+    deck: tuple[str, ...] | None = None
+    dealer: int | None = None
+    cut: int | None = None
+
+
+class CreatedTable(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    host: int
+    seats: tuple[SeatInfo, ...]
+    version: int
+    token: str | None = None  # the host's seat token when `player` was given
+
+
+class JoinRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    player: PlayerName
+
+
+class Joined(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    seat: int
+    player: str
+    token: str
+    version: int
+
+
+class Started(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    version: int
+
+
+class DealEvent(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    event: Any
+
+
+class DealLog(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    deal: int
+    events: tuple[DealEvent, ...]
+
+
+@post("/tables", status_code=201)
+async def create_table(
+    data: JSONBody[CreateTableRequest], gw: NamedDependency[Gateway]
+) -> CreatedTable:
+    options = options_from(data.ruleset, **data.options)
+    human: SeatKind = "human"
+    seats = data.seats or (human,) * options.seats
+    stacked = None
+    if data.deck is not None or data.dealer is not None or data.cut is not None:
+        if not gw.settings.allow_stacked_decks:
+            raise ApiError(403, "stacked_decks_off", "", "this server deals fair decks only")
+        if data.deck is None:
+            raise ApiError(400, "bad_stack", "", '"dealer" and "cut" go with a "deck"')
+        stacked = StackedDeal(cards=data.deck, dealer=data.dealer, cut=data.cut)
+    created = await gw.service.create_table(options, seats, stacked)
+    state, token = created.state, None
+    if data.player is not None:
+        _ok(await gw.service.take_seat(state.table_id, state.host, data.player))
+        token = sign(gw.settings.token_secret, state.table_id, state.host)
+        created = await gw.service.load(state.table_id)
+    return CreatedTable(
+        table_id=state.table_id,
+        host=state.host,
+        seats=created.state.seats,
+        version=created.version,
+        token=token,
+    )
+
+
+@get("/tables")
+async def list_tables(
+    gw: NamedDependency[Gateway],
+    status: Annotated[
+        Literal["open", "playing", "finished", "any"],
+        QueryParameter(description="which tables to list (default: the open ones)"),
+    ] = "open",
+) -> list[TableSummary]:
+    return await gw.lobby.tables(None if status == "any" else status)
+
+
+@post("/tables/{table_id:str}/seats/{seat:int}", status_code=201)
+async def take_seat(
+    table_id: FromPath[str],
+    seat: FromPath[int],
+    data: JSONBody[JoinRequest],
+    gw: NamedDependency[Gateway],
+) -> Joined:
+    await _existing(gw, table_id)
+    outcome = _ok(await gw.service.take_seat(table_id, seat, data.player))
+    token = sign(gw.settings.token_secret, table_id, seat)
+    return Joined(
+        table_id=table_id, seat=seat, player=data.player, token=token, version=outcome.version
+    )
+
+
+@post("/tables/{table_id:str}/start", status_code=200)
+async def start_table(
+    table_id: FromPath[str],
+    gw: NamedDependency[Gateway],
+    authorization: Annotated[
+        str | None,
+        HeaderParameter(name="Authorization", description="Bearer <the host's seat token>"),
+    ] = None,
+) -> Started:
+    await _existing(gw, table_id)
+    seat = _seat(gw, table_id, authorization)
+    outcome = _ok(await gw.service.start(table_id, seat))
+    return Started(table_id=table_id, version=outcome.version)
+
+
+@get("/tables/{table_id:str}")
+async def table_state(table_id: FromPath[str], gw: NamedDependency[Gateway]) -> dict[str, Any]:
+    """The public state: the spectator's view, the seats and the stream version."""
+    return table_view(await _existing(gw, table_id), None)
+
+
+@get("/tables/{table_id:str}/deals/{deal:int}/events")
+async def deal_events(
+    table_id: FromPath[str], deal: FromPath[int], gw: NamedDependency[Gateway]
+) -> DealLog:
+    """Every event of a finished deal, secrets and all (revealed at its end)."""
+    await _existing(gw, table_id)
+    events = await gw.service.events(table_id)
+    start = end = None
+    for i, (_, event) in enumerate(events):
+        if isinstance(event, SeedCommitted | DeckStacked):
+            if event.deal == deal:
+                start = i
+            elif start is not None and end is None:
+                end = i
+    if start is None:
+        raise ApiError(404, "no_such_deal", "", f"deal {deal} has not begun at this table")
+    chosen = events[start:end]
+    if not any(isinstance(e, DealScored) for _, e in chosen):
+        raise ApiError(
+            409,
+            "deal_not_finished",
+            "PF-FAIR-3",
+            f"deal {deal} is still being played: its log is published once it is scored",
+        )
+    return DealLog(
+        table_id=table_id,
+        deal=deal,
+        events=tuple(DealEvent(version=v, event=e) for v, e in chosen),
+    )
+
+
+@get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "alive"}
+
+
+@get("/readyz")
+async def readyz(gw: NamedDependency[Gateway]) -> Response[dict[str, Any]]:
+    checks = await gw.readiness()
+    ready = all(v == "ok" for v in checks.values())
+    body = {"status": "ready" if ready else "not ready", "checks": checks}
+    return Response(body, status_code=200 if ready else 503)
+
+
+ROUTES = [
+    create_table,
+    list_tables,
+    take_seat,
+    start_table,
+    table_state,
+    deal_events,
+    healthz,
+    readyz,
+]
+
+
+async def _existing(gw: Gateway, table_id: str) -> Loaded:
+    loaded = await gw.service.load(table_id)
+    if loaded.version == 0:
+        raise ApiError(404, "no_such_table", "", f"there is no table {table_id!r}")
+    return loaded
+
+
+def _seat(gw: Gateway, table_id: str, authorization: str | None) -> int:
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise ApiError(401, "no_token", "PF-SEAT-1", "send the seat token: Bearer <token>")
+    seat = seat_of(gw.settings.token_secret, table_id, token.strip())
+    if seat is None:
+        raise ApiError(403, "bad_token", "PF-SEAT-1", "this token is not for this table")
+    return seat
+
+
+def _ok(outcome: Outcome) -> Outcome:
+    if outcome.rejection is not None:
+        r = outcome.rejection
+        raise RuleViolation(r.code, r.rule_id, r.message)
+    return outcome

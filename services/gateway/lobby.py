@@ -1,0 +1,97 @@
+"""The lobby: a read model of the tables, caught up from the store's global log.
+
+Each gateway keeps its own copy in memory and reads only what was committed since its last
+look, so every replica lists tables created through any other. Only the table events are
+decoded; the game's events are skipped by their type, except the ones that end a match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Literal
+
+import msgspec
+
+from engine.table import SeatInfo, SeatKind, SeatTaken, TableCreated, TableStarted
+from services.gateway.codec import decode_event
+from services.store.port import Checkpoint, EventStore, StoredEvent
+
+__all__ = ["Lobby", "TableSummary"]
+
+_WATCHED = {"TableCreated", "SeatTaken", "TableStarted", "MatchEnded", "SeriesEnded"}
+_PAGE = 500
+
+
+class TableSummary(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    game: str
+    ruleset: str
+    mode: str
+    host: int
+    status: Literal["open", "playing", "finished"]
+    seats: tuple[SeatInfo, ...]
+    free_seats: tuple[int, ...]
+
+
+class _Table(msgspec.Struct, kw_only=True):
+    created: TableCreated
+    players: dict[int, str] = msgspec.field(default_factory=dict)
+    status: Literal["open", "playing", "finished"] = "open"
+    series: bool = False
+
+    def summary(self) -> TableSummary:
+        kinds: tuple[SeatKind, ...] = self.created.seats
+        seats = tuple(
+            SeatInfo(kind=kind, player=self.players.get(i)) for i, kind in enumerate(kinds, 1)
+        )
+        free = tuple(i for i, s in enumerate(seats, 1) if s.kind == "human" and s.player is None)
+        options = self.created.options
+        return TableSummary(
+            table_id=self.created.table_id,
+            game=self.created.game,
+            ruleset=options.ruleset,
+            mode=options.mode,
+            host=self.created.host,
+            status=self.status,
+            seats=seats,
+            free_seats=free,
+        )
+
+
+class Lobby:
+    def __init__(self, store: EventStore) -> None:
+        self._store = store
+        self._tables: dict[str, _Table] = {}
+        self._checkpoint = Checkpoint()
+        self._lock = asyncio.Lock()
+
+    async def tables(self, status: str | None = "open") -> list[TableSummary]:
+        await self._catch_up()
+        out = [t.summary() for t in self._tables.values()]
+        return [t for t in out if status is None or t.status == status]
+
+    async def _catch_up(self) -> None:
+        async with self._lock:
+            while True:
+                rows, self._checkpoint = await self._store.read_all(self._checkpoint, _PAGE)
+                for row in rows:
+                    if row.type in _WATCHED:
+                        self._apply(row)
+                if len(rows) < _PAGE:
+                    return
+
+    def _apply(self, row: StoredEvent) -> None:
+        if row.type in ("MatchEnded", "SeriesEnded"):
+            table = self._tables.get(row.stream_id)
+            # A match ends the table unless a series goes on; SeriesEnded always does.
+            if table is not None and (row.type == "SeriesEnded" or not table.series):
+                table.status = "finished"
+            return
+        event = decode_event(row)
+        match event:
+            case TableCreated():
+                self._tables[row.stream_id] = _Table(created=event, series=event.options.series)
+            case SeatTaken(seat=seat, player=player) if row.stream_id in self._tables:
+                self._tables[row.stream_id].players[seat] = player
+            case TableStarted() if row.stream_id in self._tables:
+                self._tables[row.stream_id].status = "playing"

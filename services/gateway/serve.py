@@ -1,0 +1,81 @@
+"""Running the gateway as a process: `serve_gateway(database_url, nats_url, host, port)`.
+
+Connects the PostgreSQL store and the NATS bus, applies the migrations (idempotent, under
+an advisory lock), serves HTTP and WebSocket with uvicorn until stopped, then closes both.
+Settings come from the environment (`Settings.from_env`): set SAHRA_TOKEN_SECRET on every
+replica, or tokens will not survive a restart nor work across replicas.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import uvicorn
+
+from services.bus.nats import NatsBus
+from services.gateway.app import create_app
+from services.gateway.settings import Settings
+from services.store.migrate import migrate
+from services.store.postgres import PostgresEventStore
+
+__all__ = ["serve_gateway"]
+
+_log = logging.getLogger(__name__)
+
+# The transport's own frame limit: larger frames close the socket (1009). Frames under it
+# but over Settings.max_message_bytes are refused by the gateway with the socket kept open.
+_WS_MAX_FRAME = 1024 * 1024
+
+
+async def serve_gateway(
+    database_url: str,
+    nats_url: str,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    settings: Settings | None = None,
+) -> None:
+    if settings is None:
+        settings = Settings.from_env()
+        if not os.environ.get("SAHRA_TOKEN_SECRET"):
+            _log.warning(
+                "SAHRA_TOKEN_SECRET is not set: seat tokens are signed with a random secret, "
+                "die with this process and are refused by other replicas"
+            )
+    await migrate(database_url)
+    store = await PostgresEventStore.connect(database_url)
+    try:
+        bus = await NatsBus.connect(nats_url)
+        try:
+            app = create_app(store, bus, settings)
+            config = uvicorn.Config(
+                app,
+                host=host,
+                port=port,
+                ws_max_size=_WS_MAX_FRAME,
+                log_level="warning",
+                lifespan="on",
+            )
+            await uvicorn.Server(config).serve()
+        finally:
+            await bus.close()
+    finally:
+        await store.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m services.gateway.serve --database-url … --nats-url … [--host] [--port]`"""
+    import argparse
+    import asyncio
+
+    parser = argparse.ArgumentParser(prog="services.gateway.serve", description=__doc__)
+    parser.add_argument("--database-url", required=True)
+    parser.add_argument("--nats-url", required=True)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+    asyncio.run(serve_gateway(args.database_url, args.nats_url, args.host, args.port))
+
+
+if __name__ == "__main__":
+    main()

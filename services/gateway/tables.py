@@ -1,0 +1,449 @@
+"""The table application service: the write path, one function per use case.
+
+A command is decided on the table's state (kept in memory per table, else a snapshot plus
+the events after it), appended with the version it was decided on, then published. When
+another writer got there first the store says so, and the command is decided again on
+fresh state. A command id already seen returns its first outcome and appends nothing.
+After an accepted command the system's own follow-ups (seed, deal, bot moves) run through
+the same path until a human must act.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from engine import banakil
+from engine.banakil.messages import StackDeck
+from engine.banakil.options import BanakilOptions
+from engine.errors import RuleViolation
+from engine.table import (
+    AnyEvent,
+    CreateTable,
+    SeatKind,
+    StartTable,
+    TableState,
+    TakeSeat,
+    new_table,
+)
+from engine.table import decide as decide_table
+from engine.table import evolve as evolve_table
+from services.bus.port import Bus, BusError, BusMessage
+from services.gateway.codec import (
+    ENGINE_VERSION,
+    decode_event,
+    decode_state,
+    encode_event,
+    encode_json,
+    encode_state,
+)
+from services.gateway.followups import SYSTEM, StackedDeal, next_follow_up
+from services.store.port import (
+    ConcurrencyError,
+    EventStore,
+    Metadata,
+    NewEvent,
+    Snapshot,
+    StoredEvent,
+)
+
+__all__ = ["Loaded", "Outcome", "Rejection", "TableService", "setup_stream", "valid_table_id"]
+
+_log = logging.getLogger(__name__)
+_RECENT_COMMANDS = 256  # command ids remembered per table to answer a repeat at once
+_MAX_FOLLOW_UPS = 2_000  # a bound, not a rule: bots finish a deal in a few hundred moves
+_STACKED_TYPE = "StackedDealRequested"
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+ChangeListener = Callable[[str, "Loaded"], None]
+
+
+class Rejection(msgspec.Struct, frozen=True, kw_only=True):
+    code: str
+    rule_id: str
+    message: str
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """What became of one command. `version` is the stream version after it (accepted)
+    or the version it was refused at."""
+
+    command_id: str
+    accepted: bool
+    version: int
+    duplicate: bool = False
+    rejection: Rejection | None = None
+
+
+class Loaded(msgspec.Struct, frozen=True, kw_only=True):
+    version: int
+    state: TableState
+
+
+class _Entry:
+    """The cached state of one table; changed only under its lock."""
+
+    __slots__ = ("commands", "stacked", "state", "version")
+
+    def __init__(self, version: int, state: TableState) -> None:
+        self.version = version
+        self.state = state
+        self.commands: OrderedDict[str, int] = OrderedDict()  # command id -> last version
+        self.stacked: StackedDeal | bool | None = False  # False: not looked up yet
+
+    def remember(self, command_id: str, version: int) -> None:
+        self.commands[command_id] = version
+        self.commands.move_to_end(command_id)
+        while len(self.commands) > _RECENT_COMMANDS:
+            self.commands.popitem(last=False)
+
+    def fold(self, rows: list[StoredEvent]) -> None:
+        for row in rows:
+            self.remember(row.metadata.command_id, row.version)
+            if row.version == self.version + 1:
+                self.state = evolve_table(self.state, decode_event(row))
+                self.version = row.version
+
+
+def valid_table_id(table_id: str) -> bool:
+    """Ids this service makes (hex) or any short name that can be a bus subject token."""
+    return _TABLE_ID.fullmatch(table_id) is not None
+
+
+def setup_stream(table_id: str) -> str:
+    """The side stream holding a table's test-only set-up (a stacked first deal): kept out
+    of the table's own stream so that no client ever reads the deck from its events."""
+    return f"setup-{table_id}"
+
+
+class TableService:
+    def __init__(
+        self,
+        store: EventStore,
+        bus: Bus,
+        secrets_source: Callable[[], bytes] = lambda: secrets.token_bytes(32),
+        *,
+        snapshot_every: int = 50,
+        retries: int = 5,
+        cache_size: int = 10_000,
+    ) -> None:
+        self._store = store
+        self._bus = bus
+        self._secret = secrets_source
+        self._snapshot_every = snapshot_every
+        self._retries = retries
+        self._cache_size = cache_size
+        self._cache: OrderedDict[str, _Entry] = OrderedDict()
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._followed: dict[str, int] = {}  # tables kept current by a bus subscription
+        self._listeners: list[ChangeListener] = []
+
+    # --- use cases ---------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        options: BanakilOptions,
+        seats: tuple[SeatKind, ...],
+        stacked: StackedDeal | None = None,
+    ) -> Loaded:
+        """A new table (PF-ROOM-2); RuleViolation when the options or seats cannot work."""
+        table_id = secrets.token_hex(8)
+        command = CreateTable(options=options, seats=seats)
+        state = _fold(new_table(table_id), decide_table(new_table(table_id), SYSTEM, command))
+        if stacked is not None:
+            assert state.game_state is not None
+            # Checked now, so that a bad deck is refused before anything is written.
+            banakil.decide(
+                state.game_state,
+                SYSTEM,
+                StackDeck(cards=stacked.cards, dealer=stacked.dealer, cut=stacked.cut),
+            )
+            await self._store.append(
+                setup_stream(table_id),
+                0,
+                [NewEvent(type=_STACKED_TYPE, data=encode_json(stacked))],
+                Metadata(command_id="setup", seat=SYSTEM, server_time=_now()),
+            )
+        outcome = await self.handle(table_id, SYSTEM, command, "create")
+        if outcome.rejection is not None:  # pragma: no cover - decided above already
+            raise RuleViolation(**msgspec.structs.asdict(outcome.rejection))
+        return await self.load(table_id)
+
+    async def take_seat(self, table_id: str, seat: int, player: str) -> Outcome:
+        # A fresh command id: a second claim of the same seat must be refused, never be
+        # taken for a repeat of the first (that would hand out the first player's seat).
+        command = TakeSeat(seat=seat, player=player)
+        return await self.handle(table_id, SYSTEM, command, f"seat:{secrets.token_hex(8)}")
+
+    async def start(self, table_id: str, seat: int) -> Outcome:
+        return await self.handle(table_id, seat, StartTable(), "start")
+
+    async def handle(
+        self,
+        table_id: str,
+        seat: int,
+        command: Any,
+        command_id: str,
+        *,
+        follow_up: bool = True,
+    ) -> Outcome:
+        """Decide and append one command for `seat` (0 = the system), then, unless told
+        otherwise, run the system's follow-ups."""
+        if not valid_table_id(table_id):
+            missing = RuleViolation("no_such_table", "", f"there is no table {table_id!r}")
+            return _rejected(command_id, 0, missing)
+        outcome = await self._execute(table_id, seat, command, command_id)
+        if follow_up and outcome.accepted:
+            await self.follow_up(table_id)
+        return outcome
+
+    async def follow_up(self, table_id: str) -> None:
+        """Issue the system's and the bots' commands until a human must act."""
+        for _ in range(_MAX_FOLLOW_UPS):
+            loaded = await self.load(table_id)
+            stacked = await self._stacked(table_id, loaded.state)
+            step = next_follow_up(loaded.state, loaded.version, stacked, self._secret)
+            if step is None:
+                return
+            outcome = await self._execute(table_id, step.seat, step.command, step.command_id)
+            if not outcome.accepted:
+                assert outcome.rejection is not None
+                _log.error("follow-up %s refused at %s: %s", step, table_id, outcome.rejection)
+                return
+        _log.error("follow-ups at %s did not settle", table_id)  # pragma: no cover
+
+    # --- reading -----------------------------------------------------------------------
+
+    async def load(self, table_id: str) -> Loaded:
+        """The table as the store has it now (version 0: no such table)."""
+        if not valid_table_id(table_id):
+            return Loaded(version=0, state=new_table(table_id))
+        entry = await self._entry(table_id)
+        if table_id not in self._followed:
+            async with self._lock(table_id):
+                await self._catch_up(table_id, entry)
+        return Loaded(version=entry.version, state=entry.state)
+
+    def cached(self, table_id: str) -> Loaded | None:
+        entry = self._cache.get(table_id)
+        return None if entry is None else Loaded(version=entry.version, state=entry.state)
+
+    async def events(self, table_id: str, after_version: int = 0) -> list[tuple[int, AnyEvent]]:
+        rows = await self._store.read_stream(table_id, after_version)
+        return [(row.version, decode_event(row)) for row in rows]
+
+    # --- keeping followed tables current from the bus ------------------------------------
+
+    def add_listener(self, listener: ChangeListener) -> None:
+        """`listener(table_id, loaded)` is called after every change the service sees."""
+        self._listeners.append(listener)
+
+    def follow(self, table_id: str) -> None:
+        self._followed[table_id] = self._followed.get(table_id, 0) + 1
+
+    def unfollow(self, table_id: str) -> None:
+        left = self._followed.get(table_id, 0) - 1
+        if left > 0:
+            self._followed[table_id] = left
+        else:
+            self._followed.pop(table_id, None)
+
+    async def refresh(self, table_id: str) -> Loaded:
+        """Catch up with the store (after subscribing, and whenever a gap shows)."""
+        entry = await self._entry(table_id)
+        async with self._lock(table_id):
+            before = entry.version
+            await self._catch_up(table_id, entry)
+        if entry.version != before:
+            self._changed(table_id, entry)
+        return Loaded(version=entry.version, state=entry.state)
+
+    async def on_published(self, message: BusMessage) -> None:
+        """A bus handler: fold the next event, ignore what is known, refold on a gap."""
+        table_id = message.stream_id
+        entry = self._cache.get(table_id)
+        if entry is None:  # dropped from the cache: load it again if someone is watching
+            if table_id in self._followed:
+                self._notify(table_id, await self.refresh(table_id))
+            return
+        if message.version <= entry.version:
+            return
+        async with self._lock(table_id):
+            if message.version == entry.version + 1:
+                entry.remember(message.metadata.command_id, message.version)
+                entry.state = evolve_table(entry.state, decode_event(message.data))
+                entry.version = message.version
+            elif message.version > entry.version:
+                await self._catch_up(table_id, entry)
+            self._changed(table_id, entry)
+
+    # --- the write path ----------------------------------------------------------------
+
+    async def _execute(self, table_id: str, seat: int, command: Any, command_id: str) -> Outcome:
+        for _ in range(self._retries):
+            entry = await self._entry(table_id)
+            async with self._lock(table_id):
+                known = entry.commands.get(command_id)
+                if known is not None:
+                    return Outcome(
+                        command_id=command_id, accepted=True, version=known, duplicate=True
+                    )
+                try:
+                    events = decide_table(entry.state, seat, command)
+                except RuleViolation as exc:
+                    return _rejected(command_id, entry.version, exc)
+                expected = entry.version
+                metadata = Metadata(
+                    command_id=command_id,
+                    seat=seat,
+                    player=_player(entry.state, seat),
+                    server_time=_now(),
+                )
+                new = [encode_event(e) for e in events]
+                try:
+                    result = await self._store.append(table_id, expected, new, metadata)
+                except ConcurrencyError:
+                    await self._catch_up(table_id, entry)
+                    continue  # decide again on what the other writer left
+                if result.duplicate:
+                    await self._catch_up(table_id, entry)
+                    return Outcome(
+                        command_id=command_id,
+                        accepted=True,
+                        version=result.last_version,
+                        duplicate=True,
+                    )
+                stored = _stored(table_id, expected, new, metadata, result.positions)
+                entry.fold(stored)
+                state, version = entry.state, entry.version
+                self._changed(table_id, entry)
+            await self._publish(stored)
+            if version // self._snapshot_every > expected // self._snapshot_every:
+                await self._snapshot(table_id, version, state)
+            return Outcome(command_id=command_id, accepted=True, version=version)
+        busy = RuleViolation("busy", "", "the table kept changing; send the command again")
+        return _rejected(command_id, (await self.load(table_id)).version, busy)
+
+    async def _entry(self, table_id: str) -> _Entry:
+        entry = self._cache.get(table_id)
+        if entry is not None:
+            self._cache.move_to_end(table_id)
+            return entry
+        entry = await self._from_store(table_id)
+        kept = self._cache.get(table_id)  # another task may have loaded it meanwhile
+        if kept is not None and kept.version >= entry.version:
+            return kept
+        self._cache[table_id] = entry
+        while len(self._cache) > self._cache_size:
+            old, _ = self._cache.popitem(last=False)
+            lock = self._locks.get(old)
+            if lock is not None and not lock.locked():
+                del self._locks[old]
+        return entry
+
+    async def _from_store(self, table_id: str) -> _Entry:
+        entry = _Entry(0, new_table(table_id))
+        snapshot = await self._store.load_snapshot(table_id, ENGINE_VERSION)
+        if snapshot is not None:
+            try:
+                entry = _Entry(snapshot.version, decode_state(snapshot.state))
+            except msgspec.DecodeError:  # only a cache: fold from the start instead
+                _log.warning("unreadable snapshot of %s at %s", table_id, snapshot.version)
+        # A little before the snapshot too, to know the recent command ids.
+        start = max(0, entry.version - _RECENT_COMMANDS)
+        entry.fold(await self._store.read_stream(table_id, start))
+        return entry
+
+    async def _catch_up(self, table_id: str, entry: _Entry) -> None:
+        entry.fold(await self._store.read_stream(table_id, entry.version))
+
+    def _lock(self, table_id: str) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    def _changed(self, table_id: str, entry: _Entry) -> None:
+        self._notify(table_id, Loaded(version=entry.version, state=entry.state))
+
+    def _notify(self, table_id: str, loaded: Loaded) -> None:
+        for listener in self._listeners:
+            listener(table_id, loaded)
+
+    async def _publish(self, stored: list[StoredEvent]) -> None:
+        try:
+            await self._bus.publish(stored)
+        except BusError as exc:  # the relay publishes what the store committed
+            _log.warning("publish of %s failed, the relay will: %s", stored[0].stream_id, exc)
+
+    async def _snapshot(self, table_id: str, version: int, state: TableState) -> None:
+        snapshot = Snapshot(
+            stream_id=table_id,
+            version=version,
+            engine_version=ENGINE_VERSION,
+            state=encode_state(state),
+        )
+        try:
+            await self._store.save_snapshot(snapshot)
+        except Exception:  # a cache: never fail a command over it
+            _log.exception("snapshot of %s at %s failed", table_id, version)
+
+    async def _stacked(self, table_id: str, state: TableState) -> StackedDeal | None:
+        game = state.game_state
+        if game is None or game.deal != 0 or game.phase != "seeding":
+            return None
+        entry = await self._entry(table_id)
+        if entry.stacked is False:
+            rows = await self._store.read_stream(setup_stream(table_id))
+            found = [r for r in rows if r.type == _STACKED_TYPE]
+            entry.stacked = msgspec.json.decode(found[0].data, type=StackedDeal) if found else None
+        return entry.stacked if isinstance(entry.stacked, StackedDeal) else None
+
+
+def _fold(state: TableState, events: tuple[AnyEvent, ...]) -> TableState:
+    for event in events:
+        state = evolve_table(state, event)
+    return state
+
+
+def _stored(
+    table_id: str,
+    expected: int,
+    new: list[NewEvent],
+    metadata: Metadata,
+    positions: tuple[int, ...],
+) -> list[StoredEvent]:
+    now = datetime.now(UTC)
+    return [
+        StoredEvent(
+            position=positions[i] if i < len(positions) else 0,
+            stream_id=table_id,
+            version=expected + i + 1,
+            type=event.type,
+            data=event.data,
+            metadata=metadata,
+            recorded_at=now,
+        )
+        for i, event in enumerate(new)
+    ]
+
+
+def _player(state: TableState, seat: int) -> str | None:
+    return state.seats[seat - 1].player if 1 <= seat <= len(state.seats) else None
+
+
+def _rejected(command_id: str, version: int, exc: RuleViolation) -> Outcome:
+    rejection = Rejection(code=exc.code, rule_id=exc.rule_id, message=exc.message)
+    return Outcome(command_id=command_id, accepted=False, version=version, rejection=rejection)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")

@@ -1,0 +1,79 @@
+"""The gateway's parts, built and wired in one place (handlers receive this object)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+
+from services.bus.port import Bus
+from services.gateway.hub import Hub
+from services.gateway.lobby import Lobby
+from services.gateway.settings import Settings
+from services.gateway.tables import TableService
+from services.store.port import EventStore
+
+__all__ = ["Gateway", "Probe"]
+
+Probe = Callable[[], Awaitable[None]]
+_PROBE_STREAM = "readyz-probe"
+
+
+class Gateway:
+    def __init__(
+        self,
+        store: EventStore,
+        bus: Bus,
+        settings: Settings,
+        probes: Mapping[str, Probe] | None = None,
+    ) -> None:
+        self.store = store
+        self.bus = bus
+        self.settings = settings
+        self.service = TableService(
+            store,
+            bus,
+            snapshot_every=settings.snapshot_every,
+            retries=settings.append_retries,
+            cache_size=settings.cache_tables,
+        )
+        self.hub = Hub(self.service, bus)
+        self.lobby = Lobby(store)
+        self.probes: dict[str, Probe] = dict(
+            probes or {"postgresql": self._probe_store, "nats": self._probe_bus}
+        )
+
+    async def readiness(self) -> dict[str, str]:
+        """Each dependency's state: "ok", or what went wrong."""
+
+        async def check(probe: Probe) -> str:
+            try:
+                await asyncio.wait_for(probe(), self.settings.probe_timeout)
+            except TimeoutError:
+                return f"no answer within {self.settings.probe_timeout:g} s"
+            except Exception as exc:
+                return f"{type(exc).__name__}: {exc}"
+            return "ok"
+
+        names = list(self.probes)
+        results = await asyncio.gather(*(check(self.probes[n]) for n in names))
+        return dict(zip(names, results, strict=True))
+
+    async def close(self) -> None:
+        await self.hub.close()
+
+    async def _probe_store(self) -> None:
+        await self.store.stream_version(_PROBE_STREAM)
+
+    async def _probe_bus(self) -> None:
+        # The bus port has no ping: a subscription round trip proves that the server (and
+        # JetStream) answers. A bus that offers `ping()` is asked that instead.
+        ping = getattr(self.bus, "ping", None)
+        if ping is not None:
+            await ping()
+            return
+
+        async def ignore(_: object) -> None:
+            return None
+
+        subscription = await self.bus.subscribe(_PROBE_STREAM, ignore)
+        await subscription.unsubscribe()

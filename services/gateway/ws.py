@@ -1,0 +1,133 @@
+"""WebSocket `/tables/{id}/ws?token=…&since=…`: one seat's session (no token: a spectator).
+
+The seat comes from the token, never from a message: a client can only act for itself.
+Message formats are in `services/gateway/messages.py`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from litestar import WebSocket, websocket
+from litestar.di import NamedDependency
+from litestar.exceptions import WebSocketDisconnect
+from litestar.params import FromPath
+
+from engine.errors import RuleViolation
+from services.gateway.hub import Session
+from services.gateway.messages import (
+    accepted,
+    command_id_of,
+    decode_client,
+    missed,
+    rejected,
+)
+from services.gateway.tables import valid_table_id
+from services.gateway.tokens import seat_of
+from services.gateway.wiring import Gateway
+
+__all__ = ["table_socket"]
+
+_BAD_REQUEST = 4400
+_BAD_TOKEN = 4401
+_NOT_FOUND = 4404
+_TRY_AGAIN = 1013
+_UNAVAILABLE = RuleViolation("unavailable", "", "the table cannot be reached now; try again")
+_log = logging.getLogger(__name__)
+
+
+@websocket("/tables/{table_id:str}/ws")
+async def table_socket(
+    socket: WebSocket[Any, Any, Any], table_id: FromPath[str], gw: NamedDependency[Gateway]
+) -> None:
+    await socket.accept()
+    if not valid_table_id(table_id):
+        error = RuleViolation("no_such_table", "", f"there is no table {table_id!r}")
+        return await _refuse(socket, error, _NOT_FOUND)
+    params = socket.query_params
+    token, since_text = params.get("token"), params.get("since")
+    seat = None
+    if token is not None:
+        seat = seat_of(gw.settings.token_secret, table_id, token)
+        if seat is None:
+            error = RuleViolation("bad_token", "PF-SEAT-1", "this token is not for this table")
+            return await _refuse(socket, error, _BAD_TOKEN)
+    since: int | None = None
+    if since_text is not None:
+        if not since_text.isdigit() or len(since_text) > 12:
+            error = RuleViolation("bad_since", "", "since is a stream version (0 or more)")
+            return await _refuse(socket, error, _BAD_REQUEST)
+        since = int(since_text)
+    session = Session(table_id, seat, socket.send_text)
+    try:
+        try:
+            loaded = await gw.hub.join(session)
+        except Exception:
+            _log.exception("cannot seat a socket at %s", table_id)
+            return await _refuse(socket, _UNAVAILABLE, _TRY_AGAIN)
+        if loaded.version == 0:
+            error = RuleViolation("no_such_table", "", f"there is no table {table_id!r}")
+            return await _refuse(socket, error, _NOT_FOUND)
+        then = []
+        if since is not None:
+            events = await gw.service.events(table_id, since)
+            events = [(v, e) for v, e in events if v <= loaded.version]
+            then.append(missed(since, loaded.version, events, seat))
+        await session.greet(loaded, then)
+        await _follow_up(gw, table_id)  # in case a gateway died before doing it
+        await _serve(socket, session, gw)
+    finally:
+        await gw.hub.leave(session)
+
+
+async def _serve(socket: WebSocket[Any, Any, Any], session: Session, gw: Gateway) -> None:
+    limit = gw.settings.max_message_bytes
+    while not session.closed:
+        try:
+            message = await socket.receive()
+        except WebSocketDisconnect:
+            return
+        if message["type"] != "websocket.receive":
+            return
+        text, data = message.get("text"), message.get("bytes")
+        raw = text.encode() if text is not None else data or b""
+        try:
+            client_id, command = decode_client(raw, limit)
+        except RuleViolation as exc:
+            await session.send(rejected(None if len(raw) > limit else command_id_of(raw), exc))
+            continue
+        if session.seat is None:
+            refusal = RuleViolation("spectator", "PF-SEAT-1", "a spectator cannot send commands")
+            await session.send(rejected(client_id, refusal))
+            continue
+        # The stored id is scoped to the seat, so one seat can never collide with (or
+        # replay) another seat's or the system's command ids.
+        command_id = f"seat{session.seat}:{client_id}"
+        try:
+            outcome = await gw.service.handle(
+                session.table_id, session.seat, command, command_id, follow_up=False
+            )
+        except Exception:  # the store is unreachable: the command may be sent again
+            _log.exception("command %s at %s failed", command_id, session.table_id)
+            await session.send(rejected(client_id, _UNAVAILABLE))
+            continue
+        if outcome.rejection is not None:
+            await session.send(rejected(client_id, outcome.rejection))
+            continue
+        await session.send(accepted(client_id, outcome))
+        await _follow_up(gw, session.table_id)
+
+
+async def _follow_up(gw: Gateway, table_id: str) -> None:
+    try:
+        await gw.service.follow_up(table_id)
+    except Exception:  # the next command or connection at this table tries again
+        _log.exception("follow-ups at %s failed", table_id)
+
+
+async def _refuse(socket: WebSocket[Any, Any, Any], error: RuleViolation, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await socket.send_json({"type": "error", **error.as_dict()})
+        await socket.close(code=code, reason=error.code)

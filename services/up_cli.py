@@ -1,0 +1,89 @@
+"""`sahra up`: the whole service on one machine, in one process.
+
+Starts embedded PostgreSQL and NATS (JetStream) under the data directory when no URLs are
+given, applies the migrations, then runs the gateway and the relay together. Ctrl-C stops
+the services and then the servers it started; their data stays for the next start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from services import config
+from services.bus.relay import RelayStartupError
+from services.infra import embedded_nats, embedded_postgres
+
+__all__ = ["register"]
+
+_log = logging.getLogger("sahra")
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("up", help="run everything on this machine (embedded servers)")
+    config.add_arguments(parser)
+    parser.set_defaults(run=_up)
+
+
+def _up(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("pgserver").setLevel(logging.WARNING)  # it logs every pg_ctl call
+    try:
+        settings = config.settings_from(args)
+        with contextlib.ExitStack() as servers:
+            database_url, nats_url = _servers(settings, servers)
+            try:
+                asyncio.run(_run(settings, database_url, nats_url))
+            except KeyboardInterrupt:
+                _log.info("stopping")
+    except config.ConfigError as error:
+        return config.fail(str(error))
+    except (RuntimeError, RelayStartupError) as error:  # a server that would not start
+        return config.fail(str(error))
+    _log.info("stopped")
+    return 0
+
+
+def _servers(settings: config.Settings, stack: contextlib.ExitStack) -> tuple[str, str]:
+    data = settings.data_dir.resolve()
+    database_url = settings.database_url
+    if database_url is None:
+        database_url = stack.enter_context(embedded_postgres(data / "postgres", keep=True))
+        _log.info(
+            "PostgreSQL: embedded, data in %s, socket URL %s", data / "postgres", database_url
+        )
+    else:
+        _log.info("PostgreSQL: %s", database_url)
+    nats_url = settings.nats_url
+    if nats_url is None:
+        nats_url = stack.enter_context(embedded_nats(data / "nats")).url
+        _log.info("NATS: embedded with JetStream at %s, data in %s", nats_url, data / "nats")
+    else:
+        _log.info("NATS: %s", nats_url)
+    return database_url, nats_url
+
+
+async def _run(settings: config.Settings, database_url: str, nats_url: str) -> None:
+    from services.bus.relay import run_relay
+    from services.gateway.serve import serve_gateway
+    from services.store.migrate import migrate
+
+    await config.check_postgres(database_url)
+    await config.check_nats(nats_url)
+    applied = await migrate(database_url)  # before the relay, which needs the schema
+    _log.info("migrations: %s", ", ".join(applied) if applied else "up to date")
+    stop = asyncio.Event()
+    relay = asyncio.create_task(run_relay(database_url, nats_url, stop=stop))
+    _log.info(
+        "gateway: http://%s:%d  (lobby: /tables, OpenAPI: /schema, health: /healthz /readyz)",
+        settings.host,
+        settings.port,
+    )
+    try:
+        await serve_gateway(database_url, nats_url, settings.host, settings.port)
+    finally:
+        stop.set()
+        await relay

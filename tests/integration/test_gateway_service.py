@@ -1,0 +1,222 @@
+"""The table service's write path, over the in-memory adapters and the real ones
+(PostgreSQL + NATS JetStream): two gateways on one store, repeated command ids,
+snapshots, and following a table from the bus."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from engine.banakil.messages import Command
+from engine.replay import Record, decode_record, record_options
+from engine.table import StartTable, TableState
+from services.bus.memory import MemoryBus
+from services.bus.nats import NatsBus
+from services.bus.port import Bus, BusMessage, PublishResult
+from services.gateway.codec import ENGINE_VERSION, encode_state
+from services.gateway.followups import StackedDeal
+from services.gateway.tables import TableService
+from services.store.memory import MemoryEventStore
+from services.store.migrate import migrate
+from services.store.port import EventStore, StoredEvent
+from services.store.postgres import PostgresEventStore
+from tests.e2e.gateway_support import states_by_version
+
+_RECORD = Path(__file__).resolve().parents[2] / "examples" / "sahrat-stacked-deal.json"
+
+
+@dataclass
+class Adapters:
+    store: EventStore
+    bus: Bus
+
+
+@pytest.fixture(scope="module")
+async def real(database_url: str, nats_url: str) -> AsyncIterator[Adapters]:
+    await migrate(database_url)
+    store = await PostgresEventStore.connect(database_url)
+    bus = await NatsBus.connect(nats_url)
+    yield Adapters(store, bus)
+    await bus.close()
+    await store.close()
+
+
+@pytest.fixture(params=["memory", "real"])
+def adapters(request: pytest.FixtureRequest, real: Adapters) -> Adapters:
+    return real if request.param == "real" else Adapters(MemoryEventStore(), MemoryBus())
+
+
+class _LostPublishes:
+    """A bus whose publishes never arrive: a writer that died between commit and publish."""
+
+    def __init__(self, bus: Bus) -> None:
+        self._bus = bus
+
+    async def publish(self, events: Sequence[StoredEvent]) -> PublishResult:
+        return PublishResult()
+
+    async def subscribe(self, stream_id: str, handler: object) -> object:
+        raise AssertionError("not used")
+
+    async def close(self) -> None:
+        pass
+
+
+def _record() -> Record:
+    return decode_record(_RECORD.read_bytes())
+
+
+async def _dealt_table(service: TableService) -> tuple[str, Record]:
+    """The sahrat example's table, its four seats taken, dealt from its stacked deck."""
+    record = _record()
+    deal = record.deals[0]
+    assert deal.deck is not None
+    created = await service.create_table(
+        record_options(record),
+        ("human",) * 4,
+        StackedDeal(cards=deal.deck, dealer=deal.dealer, cut=deal.cut),
+    )
+    table_id = created.state.table_id
+    for seat, name in enumerate(record.seats, start=1):
+        assert (await service.take_seat(table_id, seat, name)).accepted
+    assert (await service.start(table_id, 1)).accepted
+    loaded = await service.load(table_id)
+    assert loaded.state.game_state is not None and loaded.state.game_state.phase == "play"
+    return table_id, record
+
+
+def _step(record: Record, index: int) -> tuple[int, Command]:
+    step = record.deals[0].commands[index]
+    return step.seat, step.command
+
+
+async def _types_after(store: EventStore, table_id: str, version: int) -> list[str]:
+    return [row.type for row in await store.read_stream(table_id, version)]
+
+
+async def test_a_gateway_that_decided_on_old_state_decides_again(adapters: Adapters) -> None:
+    first = TableService(adapters.store, adapters.bus)
+    second = TableService(adapters.store, adapters.bus)
+    table_id, record = await _dealt_table(first)
+    await second.load(table_id)  # the second gateway's cache, about to go stale
+
+    seat, meld = _step(record, 0)
+    before = await adapters.store.stream_version(table_id)
+    assert (await first.handle(table_id, seat, meld, "a-1")).accepted
+    # Decided at the old version, refused by the store, decided again on the new state:
+    # the cards are on the table now.
+    again = await second.handle(table_id, seat, meld, "b-1")
+    assert not again.accepted and again.rejection is not None
+    assert again.rejection.code == "card_not_in_hand"
+    assert await _types_after(adapters.store, table_id, before) == ["MeldLaid"]
+
+    # ... and a command that still holds on the new state is appended after the other's.
+    third = TableService(adapters.store, adapters.bus)
+    await third.load(table_id)
+    seat, meld = _step(record, 1)
+    assert (await first.handle(table_id, seat, meld, "a-2")).accepted
+    seat, meld = _step(record, 2)
+    outcome = await third.handle(table_id, seat, meld, "c-3")
+    assert outcome.accepted and outcome.version == before + 3
+
+
+async def test_a_repeated_command_id_returns_the_first_outcome_and_appends_nothing(
+    adapters: Adapters,
+) -> None:
+    service = TableService(adapters.store, adapters.bus)
+    stale = TableService(adapters.store, adapters.bus)
+    table_id, record = await _dealt_table(service)
+    await stale.load(table_id)
+    seat, meld = _step(record, 0)
+    first = await service.handle(table_id, seat, meld, "once")
+    assert first.accepted and not first.duplicate
+    end = await adapters.store.stream_version(table_id)
+
+    fresh = TableService(adapters.store, adapters.bus)
+    for gateway in (service, fresh, stale):  # warm cache, cold cache, stale cache
+        again = await gateway.handle(table_id, seat, meld, "once")
+        assert again.accepted and again.duplicate and again.version == first.version
+    assert await adapters.store.stream_version(table_id) == end
+
+
+async def test_two_gateways_running_the_follow_ups_at_once_seed_and_deal_once(
+    adapters: Adapters,
+) -> None:
+    one = TableService(adapters.store, adapters.bus)
+    other = TableService(adapters.store, adapters.bus)
+    created = await one.create_table(record_options(_record()), ("human", "bot", "bot", "bot"))
+    table_id = created.state.table_id
+    await one.take_seat(table_id, 1, "Hala")
+    outcome = await one.handle(table_id, 1, StartTable(), "start", follow_up=False)
+    assert outcome.accepted
+    await asyncio.gather(one.follow_up(table_id), other.follow_up(table_id))
+    types = await _types_after(adapters.store, table_id, outcome.version)
+    assert types.count("SeedCommitted") == 1 and types.count("CardsDealt") == 1
+    state = (await other.load(table_id)).state
+    assert state.game_state is not None and state.game_state.turn == 1  # bots played on
+
+
+async def test_a_table_loads_from_its_snapshot_and_tail_like_a_full_fold(
+    adapters: Adapters,
+) -> None:
+    service = TableService(adapters.store, adapters.bus, snapshot_every=4)
+    created = await service.create_table(record_options(_record()), ("human", "bot", "bot", "bot"))
+    table_id = created.state.table_id
+    await service.take_seat(table_id, 1, "Hala")
+    await service.start(table_id, 1)
+    version = await adapters.store.stream_version(table_id)
+    snapshot = await adapters.store.load_snapshot(table_id, ENGINE_VERSION)
+    assert snapshot is not None and 4 <= snapshot.version <= version
+
+    folded: list[TableState] = await states_by_version(adapters.store, table_id)
+    assert snapshot.state == encode_state(folded[snapshot.version])
+    loaded = await TableService(adapters.store, adapters.bus).load(table_id)
+    assert loaded.version == version
+    assert msgspec.json.encode(loaded.state) == msgspec.json.encode(folded[-1])
+
+
+async def test_a_followed_table_folds_bus_news_and_refolds_on_a_gap(adapters: Adapters) -> None:
+    writer = TableService(adapters.store, adapters.bus)
+    reader = TableService(adapters.store, adapters.bus)
+    table_id, record = await _dealt_table(writer)
+    seen: list[int] = []
+    reader.add_listener(lambda _, loaded: seen.append(loaded.version))
+    subscription = await adapters.bus.subscribe(table_id, reader.on_published)
+    await reader.refresh(table_id)
+    reader.follow(table_id)
+    try:
+        seat, meld = _step(record, 0)
+        outcome = await writer.handle(table_id, seat, meld, "w-1")
+        async with asyncio.timeout(10):
+            while (reader.cached(table_id) or outcome).version < outcome.version:
+                await asyncio.sleep(0.01)
+        assert seen[-1] == outcome.version
+
+        # Two commands whose publishes are lost; then news of a later event arrives.
+        lossy = TableService(adapters.store, _LostPublishes(adapters.bus))  # type: ignore[arg-type]
+        for index in (1, 2):
+            seat, meld = _step(record, index)
+            assert (await lossy.handle(table_id, seat, meld, f"l-{index}")).accepted
+        latest = (await adapters.store.read_stream(table_id))[-1]
+        await reader.on_published(
+            BusMessage(
+                position=latest.position,
+                stream_id=table_id,
+                version=latest.version,
+                type=latest.type,
+                data=latest.data,
+                metadata=latest.metadata,
+            )
+        )
+        cached = reader.cached(table_id)
+        assert cached is not None and cached.version == latest.version
+        folded = await states_by_version(adapters.store, table_id)
+        assert msgspec.json.encode(cached.state) == msgspec.json.encode(folded[-1])
+    finally:
+        reader.unfollow(table_id)
+        await subscription.unsubscribe()
