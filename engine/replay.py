@@ -117,6 +117,8 @@ class DealRecord(_In, frozen=True):
     dealer: int | None = None
     cut: int | None = None
     commands: tuple[SeatCommand, ...] = ()
+    # The events as the server recorded them, for `sahra verify` (optional).
+    events: tuple[Event, ...] | None = None
 
     def __post_init__(self) -> None:
         if (self.seed is None) == (self.deck is None):
@@ -341,17 +343,21 @@ def opening(deal: DealRecord, state: State) -> tuple[tuple[int, Command], ...]:
     stack the deck, send the client seeds, and deal, unless the host must cut first
     (BK-DEAL-C1), in which case the deal's own commands hold the Cut."""
     out: list[tuple[int, Command]] = []
+    # A record taken from a live table lists the client seeds and the deal in the order
+    # they happened; then the runner only commits the seed.
+    explicit = any(isinstance(step.command, SendClientSeed | Deal) for step in deal.commands)
     if deal.seed is not None:
         out.append((SYSTEM, CommitSeed(secret=deal.seed.secret)))
-        out.extend(
-            (seat, SendClientSeed(seed=seed))
-            for seat, seed in enumerate(deal.seed.client_seeds, start=1)
-            if seed
-        )
+        if not explicit:
+            out.extend(
+                (seat, SendClientSeed(seed=seed))
+                for seat, seed in enumerate(deal.seed.client_seeds, start=1)
+                if seed
+            )
     else:
         assert deal.deck is not None
         out.append((SYSTEM, StackDeck(cards=deal.deck, dealer=deal.dealer, cut=deal.cut)))
-    if not needs_cut(state):
+    if not explicit and not needs_cut(state):
         out.append((SYSTEM, Deal()))
     return tuple(out)
 

@@ -1,0 +1,241 @@
+"""Audit a deal record against the rules: is every recorded event exactly what the committed
+seed and the commands produce?
+
+The verifier replays each deal from a new table (or from the state the previous deal left)
+with the same engine that played it: the revealed secret must hash to the commitment
+shown before the deal; the deck, every reshuffle and every drawn card are re-derived
+from it; every command is decided again, and its events must equal the recorded ones,
+one for one; the scores and the match totals are recomputed. The first difference is
+reported with the check it breaks, its place in the log, and a sentence saying why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Literal
+
+import msgspec
+from msgspec.structs import replace
+
+from engine import banakil
+from engine.banakil.decide import decide
+from engine.banakil.evolve import evolve
+from engine.banakil.messages import (
+    CardDrawn,
+    CardsDealt,
+    DealScored,
+    DeckCut,
+    Event,
+    GroundReshuffled,
+    MatchEnded,
+    SeedCommitted,
+    SeedRevealed,
+    SeriesEnded,
+)
+from engine.banakil.state import State
+from engine.errors import RuleViolation
+from engine.replay import DealRecord, Record, opening, record_options
+
+__all__ = ["CHECKS", "Check", "DealVerdict", "Difference", "Verdict", "verify_record"]
+
+CheckName = Literal["commitment", "deck", "reshuffles", "draws", "commands", "scores", "match"]
+CHECKS: tuple[CheckName, ...] = (
+    "commitment",
+    "deck",
+    "reshuffles",
+    "draws",
+    "commands",
+    "scores",
+    "match",
+)
+_CHECK_OF: dict[type, CheckName] = {
+    SeedCommitted: "commitment",
+    SeedRevealed: "commitment",
+    CardsDealt: "deck",
+    DeckCut: "deck",
+    GroundReshuffled: "reshuffles",
+    CardDrawn: "draws",
+    DealScored: "scores",
+    MatchEnded: "match",
+    SeriesEnded: "match",
+}
+_JSON = msgspec.json.Encoder()
+
+
+class Difference(msgspec.Struct, frozen=True, kw_only=True):
+    index: int  # place of the event in the deal's recorded log (0 = first)
+    expected: Event | None
+    recorded: Event | None
+
+
+class Check(msgspec.Struct, frozen=True, kw_only=True):
+    name: CheckName
+    status: Literal["pass", "fail", "unchecked"]
+    detail: str
+    difference: Difference | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "pass"
+
+
+class DealVerdict(msgspec.Struct, frozen=True, kw_only=True):
+    deal: int
+    passed: bool
+    commitment: str | None
+    secret: str | None
+    checks: tuple[Check, ...]
+
+
+class Verdict(msgspec.Struct, frozen=True, kw_only=True):
+    passed: bool
+    deals: tuple[DealVerdict, ...]
+
+    def sentences(self) -> list[str]:
+        """The verdict for a person, one line per check."""
+        lines = []
+        for deal in self.deals:
+            head = "PASS" if deal.passed else "FAIL"
+            lines.append(f"deal {deal.deal}: {head} (commitment {deal.commitment or '-'})")
+            mark = {"pass": "ok  ", "fail": "FAIL", "unchecked": "--  "}
+            lines.extend(f"  {mark[c.status]} {c.name}: {c.detail}" for c in deal.checks)
+        lines.append("verified: every check passed" if self.passed else "NOT verified")
+        return lines
+
+
+def verify_record(record: Record) -> Verdict:
+    """Verify every deal of a record that carries its recorded events."""
+    state = banakil.initial(record_options(record), record.host)
+    verdicts: list[DealVerdict] = []
+    for number, deal in enumerate(record.deals, start=1):
+        verdict, state = _verify_deal(number, deal, state)
+        verdicts.append(verdict)
+        if not verdict.passed:
+            break  # later deals start from a state we can no longer trust
+    return Verdict(passed=all(v.passed for v in verdicts), deals=tuple(verdicts))
+
+
+def _verify_deal(number: int, deal: DealRecord, state: State) -> tuple[DealVerdict, State]:
+    recorded = list(deal.events or ())
+    secret = deal.seed.secret if deal.seed else None
+    commitment = next((e.commitment for e in recorded if isinstance(e, SeedCommitted)), None)
+    failed: dict[CheckName, Check] = {}
+    if secret is not None:
+        digest = hashlib.sha256(bytes.fromhex(secret)).hexdigest()
+        if commitment != digest:
+            failed["commitment"] = Check(
+                name="commitment",
+                status="fail",
+                detail=f"SHA-256 of the revealed seed is {digest}, "
+                f"but the commitment shown before the deal was {commitment}",
+            )
+    expected: list[Event] = []
+    refused: Check | None = None
+    steps = [*opening(deal, state), *((s.seat, s.command) for s in deal.commands)]
+    for i, (seat, command) in enumerate(steps):
+        try:
+            events = decide(state, seat, command)
+        except RuleViolation as exc:
+            refused = Check(
+                name="commands",
+                status="fail",
+                detail=f"command {i + 1} ({type(command).__name__} by seat {seat}) is refused "
+                f"by the rules: {exc.code} [{exc.rule_id}] {exc.message}",
+            )
+            break
+        for event in events:
+            state = evolve(state, event)
+        expected.extend(events)
+    difference = _first_difference(expected, recorded) if deal.events is not None else None
+    if difference is not None:
+        name = _check_for(difference)
+        failed.setdefault(
+            name,
+            Check(name=name, status="fail", detail=_explain(difference), difference=difference),
+        )
+    if refused is not None:
+        failed.setdefault("commands", refused)
+    cutoff = difference.index if difference is not None else len(expected)
+    if refused is not None or "commitment" in failed:
+        cutoff = min(cutoff, len(expected) if refused is not None else 0)
+    checks = tuple(
+        failed.get(name) or _unfailed(name, expected, deal, cutoff if failed else None)
+        for name in CHECKS
+    )
+    passed = not failed
+    return (
+        DealVerdict(
+            deal=number, passed=passed, commitment=commitment, secret=secret, checks=checks
+        ),
+        state,
+    )
+
+
+def _canonical(event: Event) -> Event:
+    # The secret travels in the record's seed, never inside the log itself.
+    return replace(event, secret="") if isinstance(event, SeedCommitted) else event
+
+
+def _first_difference(expected: Sequence[Event], recorded: Sequence[Event]) -> Difference | None:
+    for i in range(max(len(expected), len(recorded))):
+        want = _canonical(expected[i]) if i < len(expected) else None
+        got = _canonical(recorded[i]) if i < len(recorded) else None
+        if want != got:
+            return Difference(index=i, expected=want, recorded=got)
+    return None
+
+
+def _check_for(difference: Difference) -> CheckName:
+    for event in (difference.expected, difference.recorded):
+        if event is not None and type(event) in _CHECK_OF:
+            return _CHECK_OF[type(event)]
+    return "commands"
+
+
+def _explain(d: Difference) -> str:
+    def show(event: Event | None) -> str:
+        return "nothing" if event is None else _JSON.encode(event).decode()
+
+    if d.recorded is None:
+        return f"event {d.index} is missing from the log: the rules produce {show(d.expected)}"
+    if d.expected is None:
+        return f"event {d.index} should not be there: {show(d.recorded)}"
+    return (
+        f"event {d.index} differs: the log has {show(d.recorded)}, "
+        f"the seed and the rules give {show(d.expected)}"
+    )
+
+
+_PASSED = {
+    "commitment": "the revealed seed hashes to the commitment shown before the deal",
+    "deck": "the dealt hands and the stock follow from the seed (and the cut)",
+    "reshuffles": "every reshuffle of the ground follows from the seed",
+    "draws": "every drawn card is the top card of the stock at that moment",
+    "commands": "every command is legal and produced exactly the recorded events",
+    "scores": "the deal's scores are what the rules give",
+    "match": "the match totals and result are what the rules give",
+}
+
+
+def _unfailed(
+    name: CheckName, expected: Sequence[Event], deal: DealRecord, cutoff: int | None
+) -> Check:
+    """A check that did not fail: passed, or not checked when its events come after the
+    first difference (from there on the replay no longer follows the log, and "ok" would
+    claim more than was checked)."""
+    if cutoff is not None and name != "commitment":
+        later = name in {"commands", "scores", "match"} or any(_CHECK_OF.get(type(e)) == name for e in expected[cutoff:])
+        if later or not expected[:cutoff]:
+            return Check(
+                name=name, status="unchecked", detail="not checked: the log differs earlier"
+            )
+    detail = _PASSED[name]
+    if deal.events is None and name != "commitment":
+        detail += " (no recorded log to compare: the commands alone were re-played)"
+    if name == "commitment" and deal.seed is None:
+        detail = "a stacked deck: no seed to check"
+    if name == "reshuffles":
+        n = sum(1 for e in expected if isinstance(e, GroundReshuffled))
+        detail = f"{detail} ({n} reshuffle{'s' if n != 1 else ''})"
+    return Check(name=name, status="pass", detail=detail)
