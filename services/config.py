@@ -9,6 +9,7 @@
 | SAHRA_DATA_DIR | .sahra | where `sahra up` keeps the embedded servers' data |
 | SAHRA_TOKEN_SECRET | random per process | HMAC key of seat tokens; replicas must share it |
 | SAHRA_ALLOW_STACKED_DECKS | off | tests and tutorials only: a new table may name its first deck |
+| SAHRA_MIGRATIONS_DIR | migrations/ of the checkout | the SQL files `sahra migrate` applies |
 
 A bad value is reported in one sentence and the process exits with status 2; reaching a
 server has a short timeout, so a wrong URL fails fast instead of hanging.
