@@ -225,7 +225,9 @@ def _unfailed(
     first difference (from there on the replay no longer follows the log, and "ok" would
     claim more than was checked)."""
     if cutoff is not None and name != "commitment":
-        later = name in {"commands", "scores", "match"} or any(_CHECK_OF.get(type(e)) == name for e in expected[cutoff:])
+        later = name in {"commands", "scores", "match"} or any(
+            _CHECK_OF.get(type(e)) == name for e in expected[cutoff:]
+        )
         if later or not expected[:cutoff]:
             return Check(
                 name=name, status="unchecked", detail="not checked: the log differs earlier"
