@@ -1,4 +1,4 @@
-"""`sahra bench engine`: random play and replay speed of the pure engine, per rule set.
+"""`sahra bench engine|store|service`. This module runs `engine`: random play and replay speed of the pure engine, per rule set.
 
 Random play counts accepted commands (steps) including the search for a legal move;
 replay folds the recorded events of those same deals. Both run in this one process, on
@@ -31,6 +31,11 @@ def register(sub: Any) -> None:
     engine.add_argument("--deals", type=int, default=300, help="deals per rule set")
     engine.add_argument("--seed", type=int, default=1)
     engine.set_defaults(run=_engine)
+    from services import bench_service
+    from services.store.bench_cli import register_bench as register_store
+
+    register_store(which)
+    bench_service.register_bench(which)
 
 
 def _play_deal(preset: str, rng: random.Random) -> tuple[State, list[Event], int]:
