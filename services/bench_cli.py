@@ -1,4 +1,4 @@
-"""`sahra bench engine|store|service`. This module runs `engine`: random play and replay speed of the pure engine, per rule set.
+"""`sahra bench engine|store|service`; this module measures `engine`: the pure engine.
 
 Random play counts accepted commands (steps) including the search for a legal move;
 replay folds the recorded events of those same deals. Both run in this one process, on

@@ -11,14 +11,13 @@ import argparse
 import asyncio
 import os
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
 
 from services.store.migrate import DatabaseUnreachable, migrate
 
-__all__ = ["main", "register"]
+__all__ = ["register"]
 
 
 def register(sub: Any) -> None:
@@ -52,16 +51,3 @@ def _run(args: argparse.Namespace) -> int:
 
 def _fail(message: str) -> None:
     print(f"sahra migrate: {message}", file=sys.stderr)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Standalone entry point (`python -m services.migrate_cli`), same as `sahra migrate`."""
-    parser = argparse.ArgumentParser(prog="sahra")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["migrate", *(sys.argv[1:] if argv is None else argv)])
-    code: int = args.run(args)
-    return code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

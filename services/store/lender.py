@@ -1,10 +1,12 @@
 """Lend connections of an asyncpg pool to one piece of work at a time, cheaply.
 
 asyncpg's `acquire`/`release` pair costs about 65 µs of CPU per use (release runs in a
-shielded task, re-arms timers and builds a proxy): as much as a whole append on the
-client side, and measured at 20 % of append throughput with 8 writers. The lender takes
-connections from the pool once and keeps them between uses. The pool still opens them
-(with its `init`), and takes back for good — to reset, wait out a cancelled query, or
+shielded task, re-arms timers and builds a proxy) and, with the default reset, one more
+round trip. Measured with 8 writers on 2 cores: appends through acquire/release ran at
+0.61x the rate of raw inserts, appends on connections kept between uses at 0.80x.
+
+So the lender takes connections from the pool once and keeps them between uses. The pool
+still opens them, and takes back for good — to reset, wait out a cancelled query, or
 terminate — any connection whose work ended in something other than an ordinary server
 error, and every connection at close.
 """
@@ -81,9 +83,13 @@ class Lender:
             try:
                 conn = await waiter
             except BaseException:
-                handed = waiter.result() if waiter.done() and not waiter.cancelled() else None
-                if handed is not None:
-                    self._give(handed)  # handed over just as we were cancelled: pass it on
+                if waiter.done() and not waiter.cancelled():
+                    # Handed a connection or a token just as we were cancelled: pass it on.
+                    handed = waiter.result()
+                    if handed is None:
+                        self._wake()
+                    else:
+                        self._give(handed)
                 raise
             if conn is not None:
                 return conn

@@ -49,7 +49,7 @@ class NewEvent(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
-    position: int  # global, increasing in commit-safe order for a catch-up reader
+    position: int  # global and unique; read_all goes by Checkpoint, not by position alone
     stream_id: str
     version: int  # 1, 2, 3 … within the stream
     type: str
@@ -88,7 +88,9 @@ class EventStore(Protocol):
         metadata: Metadata,
     ) -> AppendResult:
         """Append in one round trip; ConcurrencyError when the stream is not at
-        `expected_version` (0 = a new stream)."""
+        `expected_version` (0 = a new stream). A command id this stream has seen appends
+        nothing and returns its first outcome, duplicate=True, whatever the expected
+        version. ValueError when there are no events."""
         ...
 
     async def read_stream(self, stream_id: str, after_version: int = 0) -> list[StoredEvent]: ...

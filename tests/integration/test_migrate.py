@@ -37,7 +37,7 @@ def sahra_migrate(
     *args: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "services.migrate_cli", *args],
+        [sys.executable, "-m", "services.cli", "migrate", *args],
         cwd=_ROOT,
         env=env if env is not None else os.environ.copy(),
         capture_output=True,

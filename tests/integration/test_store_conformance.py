@@ -27,7 +27,7 @@ from services.store.port import (
     Snapshot,
     StoredEvent,
 )
-from services.store.postgres import PostgresEventStore, append_on, setup_connection
+from services.store.postgres import PostgresEventStore, append_on
 
 
 @pytest.fixture(scope="module")
@@ -303,7 +303,6 @@ class _Reader:
 @pytest.fixture
 async def raw_conn(migrated_url: str) -> AsyncIterator[asyncpg.Connection[Any]]:
     conn: asyncpg.Connection[Any] = await asyncpg.connect(migrated_url)
-    await setup_connection(conn)
     yield conn
     await conn.close()
 
@@ -358,7 +357,6 @@ async def test_a_reader_under_concurrent_slow_writers_sees_every_event_once_in_s
 
     async def writer(n: int) -> None:
         conn: asyncpg.Connection[Any] = await asyncpg.connect(migrated_url)
-        await setup_connection(conn)
         try:
             for i in range(12):
                 stream = streams[(n + i) % len(streams)]
@@ -411,5 +409,30 @@ async def test_a_cancelled_append_leaves_the_store_with_all_its_connections(
             again = await store.append(table, 0, [event("B")], meta())
         assert [r.first_version for r in done] == [1] * 6
         assert again.last_version == 1
+    finally:
+        await store.close()
+
+
+async def test_callers_beyond_the_pool_size_queue_and_those_giving_up_cost_nothing(
+    migrated_url: str,
+) -> None:
+    store = await PostgresEventStore.connect(migrated_url, min_size=1, max_size=2)
+    try:
+        calls = [
+            asyncio.create_task(store.append(new_id(), 0, [event("E")], meta())) for _ in range(20)
+        ]
+        await asyncio.sleep(0)  # all started: two hold the connections, the rest wait
+        for call in calls[6:12]:
+            call.cancel()
+        outcomes = await asyncio.gather(*calls, return_exceptions=True)
+
+        served = [o for o in outcomes if not isinstance(o, BaseException)]
+        assert all(isinstance(o, asyncio.CancelledError) for o in outcomes if o not in served)
+        assert len(served) >= 14
+        async with asyncio.timeout(10):
+            more = await asyncio.gather(
+                *(store.append(new_id(), 0, [event("E")], meta()) for _ in range(8))
+            )
+        assert len(more) == 8
     finally:
         await store.close()
