@@ -14,6 +14,7 @@ from msgspec.structs import replace
 
 from engine import fair
 from engine.banakil import melds
+from engine.banakil.auto import auto_discard
 from engine.banakil.evolve import evolve
 from engine.banakil.messages import (
     CardDiscarded,
@@ -48,6 +49,8 @@ from engine.banakil.messages import (
     StackDeck,
     TableAction,
     TakeGround,
+    Timeout,
+    TurnTimedOut,
 )
 from engine.banakil.scoring import deal_scores, match_winner
 from engine.banakil.state import State, TableMeld, team_of
@@ -85,8 +88,14 @@ def decide(state: State, seat: int, command: Command) -> tuple[Event, ...]:
         case Cut(position=position):
             return _cut(state, seat, position)
     _need_phase(state, "play", "no deal is being played")
+    if isinstance(command, Timeout):
+        return _timeout(state, seat, command)
     if seat != state.turn:
         raise RuleViolation("not_your_turn", "BK-TURN-6", f"it is seat {state.turn}'s turn")
+    if state.window and not isinstance(command, Discard):
+        raise RuleViolation(
+            "discard_only", "PF-TIMER-6", "the time is up: only a discard is accepted now"
+        )
     match command:
         case Draw():
             _may_draw(state)
@@ -102,6 +111,26 @@ def decide(state: State, seat: int, command: Command) -> tuple[Event, ...]:
         case Discard(card=text):
             return _discard(state, seat, text)
     raise RuleViolation("unknown_command", "", f"{type(command).__name__} is not a Banakil command")
+
+
+def _timeout(state: State, seat: int, command: Timeout) -> tuple[Event, ...]:
+    """PF-TIMER-3..5: first a stock draw if one is due (never the ground) and the discard
+    window; when the window runs out too, the automatic discard (PF-AUTO)."""
+    _system(seat)
+    if (command.deal, command.turn) != (state.deal, state.turn_no):
+        raise RuleViolation(
+            "stale_timeout", "PF-TIMER-3", "that turn is over: the timeout changes nothing"
+        )
+    player = state.turn
+    if not state.window:
+        drawn = () if state.drawn else (CardDrawn(seat=player, card=state.stock[0]),)
+        return (*drawn, TurnTimedOut(seat=player, turn=state.turn_no))
+    card = auto_discard(state.hands[player - 1])
+    event = CardDiscarded(seat=player, card=card, automatic=True)
+    after = evolve(state, event)
+    if not after.hands[player - 1]:
+        return (event, *_end_deal(after, "went_out", player))
+    return (event, *_turn_start(after))
 
 
 # --- seeding and dealing ------------------------------------------------------------------

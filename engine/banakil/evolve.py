@@ -23,6 +23,7 @@ from engine.banakil.messages import (
     SeedCommitted,
     SeedRevealed,
     SeriesEnded,
+    TurnTimedOut,
 )
 from engine.banakil.state import State, TableMeld, team_of
 
@@ -52,6 +53,8 @@ def _next_turn(state: State, seat: int) -> State:
     return replace(
         state,
         turn=nxt,
+        turn_no=state.turn_no + 1,
+        window=False,
         drawn=False,
         first_turn=False,
         turn_clean=not state.acted[nxt - 1],
@@ -128,7 +131,9 @@ def evolve(state: State, event: Event) -> State:
         case DeckCut(cut_card=cut_card):
             return replace(state, cut_card=cut_card)
         case DealEnded(reason=reason, finisher=finisher):
-            return replace(state, end_reason=reason, finisher=finisher, turn=0)
+            return replace(state, end_reason=reason, finisher=finisher, turn=0, window=False)
+        case TurnTimedOut():
+            return replace(state, window=True)
         case DealScored(teams=teams, extra_deals=extra):
             return replace(
                 state,
@@ -181,6 +186,8 @@ def _dealt(state: State, event: CardsDealt) -> State:
         turn=event.starter,
         drawn=True,  # BK-DEAL-5: no draw on the starter's first turn
         first_turn=True,
+        turn_no=1,
+        window=False,
         reshuffles=0,
         opened=(False,) * n,
         laid=(False,) * n,

@@ -48,6 +48,8 @@ __all__ = [
     "TableAction",
     "TakeGround",
     "TeamScore",
+    "Timeout",
+    "TurnTimedOut",
 ]
 
 
@@ -162,6 +164,14 @@ class Discard(_Cmd, frozen=True):
     card: str
 
 
+class Timeout(_Cmd, frozen=True):
+    """System (the clock): the deadline of turn `turn` of deal `deal` has passed. Refused
+    when that turn is already over, so a late or repeated timeout changes nothing."""
+
+    deal: int
+    turn: int
+
+
 Command = (
     CommitSeed
     | StackDeck
@@ -176,6 +186,7 @@ Command = (
     | MoveWild
     | Play
     | Discard
+    | Timeout
 )
 COMMAND_TYPES: tuple[type, ...] = Command.__args__
 
@@ -263,9 +274,19 @@ class MeldUpdated(_Evt, frozen=True):
     to_hand: tuple[str, ...] = ()
 
 
-class CardDiscarded(_Evt, frozen=True):
+class CardDiscarded(_Evt, frozen=True, omit_defaults=True):
     seat: int
     card: str
+    # Discarded by the system when the time ran out (PF-AUTO); written only when true, so
+    # logs from before this field existed read the same (schema evolution by default).
+    automatic: bool = False
+
+
+class TurnTimedOut(_Evt, frozen=True):
+    """PF-TIMER-3..6: the turn time ran out; the seat now has the discard window only."""
+
+    seat: int
+    turn: int
 
 
 class GroundReshuffled(_Evt, frozen=True):
@@ -333,6 +354,7 @@ Event = (
     | MeldLaid
     | MeldUpdated
     | CardDiscarded
+    | TurnTimedOut
     | GroundReshuffled
     | DealEnded
     | DealScored

@@ -62,6 +62,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     turn: int = 0
     drawn: bool = False  # the draw step is done (or skipped: BK-DEAL-5)
     first_turn: bool = False  # the starter's first turn of the deal (BK-DEAL-5)
+    turn_no: int = 0  # counts the turns of a deal, so a timeout names the turn it is for
+    window: bool = False  # the discard-only window after a timeout (PF-TIMER-3..6)
     reshuffles: int = 0
     opened: tuple[bool, ...] = ()  # BK-SCORE-C1
     laid: tuple[bool, ...] = ()  # laid a new meld this deal (BK-TEAM-S1)

@@ -44,6 +44,8 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     starter: int
     cut_card: str | None
     turn: int
+    turn_no: int  # the turn's number in the deal: a timeout names it
+    window: bool  # the time ran out: only a discard now (PF-TIMER-6)
     drawn: bool
     hand: tuple[str, ...] | None
     hand_sizes: tuple[int, ...]
@@ -73,6 +75,8 @@ def view(state: State, seat: int | None) -> View:
         starter=state.starter,
         cut_card=state.cut_card,
         turn=state.turn,
+        turn_no=state.turn_no,
+        window=state.window,
         drawn=state.drawn,
         hand=own,
         hand_sizes=tuple(len(h) for h in state.hands),
@@ -103,8 +107,12 @@ def legal(state: State, seat: int | None) -> Legal:
                 return Legal(commands=("Cut", "SendClientSeed"))
             return Legal(commands=("Cut",) if seat == 0 else ("SendClientSeed",))
         return Legal(commands=("Deal",) if seat == 0 else ("SendClientSeed",))
+    if seat == 0:
+        return Legal(commands=("Timeout",))
     if seat != state.turn:
         return Legal(commands=())
+    if state.window:
+        return Legal(commands=("Discard",))  # PF-TIMER-6
     if not state.drawn:
         positions: tuple[int, ...] = ()
         if state.ground:
