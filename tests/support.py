@@ -73,26 +73,25 @@ def table(
     state = banakil.initial(opts)
     n = state.seats
     hands = tuple(hands)[:n] + ("",) * max(0, n - len(hands))
-    return replace(
-        state,
-        phase="play",
-        deal=1,
-        starter=1,
-        dealer=n,
-        hands=tuple(cards(h) for h in hands),
-        stock=cards(stock),
-        ground=tuple(reversed(cards(ground))),
-        melds=tuple(melds),
-        turn=turn,
-        drawn=drawn,
-        first_turn=first_turn,
-        opened=(False,) * n,
-        laid=(False,) * n,
-        acted=(False,) * n,
-        turn_clean=True,
-        client_seeds=("",) * n,
-        **fields,
-    )
+    defaults: dict[str, Any] = {
+        "phase": "play",
+        "deal": 1,
+        "starter": 1,
+        "dealer": n,
+        "hands": tuple(cards(h) for h in hands),
+        "stock": cards(stock),
+        "ground": tuple(reversed(cards(ground))),
+        "melds": tuple(melds),
+        "turn": turn,
+        "drawn": drawn,
+        "first_turn": first_turn,
+        "opened": (False,) * n,
+        "laid": (False,) * n,
+        "acted": (False,) * n,
+        "turn_clean": True,
+        "client_seeds": ("",) * n,
+    }
+    return replace(state, **(defaults | fields))
 
 
 def apply(state: State, seat: int, command: Command) -> tuple[State, tuple[Event, ...]]:
