@@ -1,0 +1,622 @@
+/*
+ * sahra-fair-v1 in the browser: an independent implementation of docs/fairness.md
+ * (PF-FAIR-1..7, PF-AMB-12, PF-AMB-2, PF-CUT-5, BK-DEAL-6) on top of WebCrypto, plus
+ * `rederive`, which re-derives every deal of a deal record and compares it with the
+ * events the server recorded. It shares no code with the server (engine/fair.py): a
+ * player can check a deal without trusting the server.
+ *
+ * A classic script: in a page it defines `window.SahraFair`; under Node (tests) it is
+ * `module.exports`. Everything that hashes is async (WebCrypto is).
+ */
+(function (root, factory) {
+  "use strict";
+  const api = factory(root);
+  if (typeof module === "object" && module && module.exports) {
+    module.exports = api;
+  } else {
+    root.SahraFair = api;
+  }
+})(typeof globalThis !== "undefined" ? globalThis : this, function (root) {
+  "use strict";
+
+  const ALGORITHM = "sahra-fair-v1";
+  const SPAN = 4294967296; // 2^32
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  const SUITS = ["C", "D", "H", "S"]; // canonical order ♣ ♦ ♥ ♠
+  const HAND = 18; // BK-DEAL-6: 18 each, then the 19th to the starter
+  const AUTOCUT_POSITIONS = 105; // PF-AMB-2
+  const ASCII = new TextEncoder();
+
+  function subtle() {
+    const c = root.crypto;
+    if (!c || !c.subtle) {
+      throw new Error("WebCrypto (crypto.subtle) is not available in this browser");
+    }
+    return c.subtle;
+  }
+
+  // --- bytes and text ----------------------------------------------------------------
+
+  function toHex(bytes) {
+    const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+    let out = "";
+    for (const b of view) out += b.toString(16).padStart(2, "0");
+    return out;
+  }
+
+  /** A secret written as 64 hex characters (either case) → its 32 bytes. */
+  function parseSecret(text) {
+    if (typeof text !== "string" || !/^[0-9a-fA-F]{64}$/.test(text)) {
+      throw new Error("a secret is 64 hex characters (32 bytes)");
+    }
+    const out = new Uint8Array(32);
+    for (let i = 0; i < 32; i++) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
+    return out;
+  }
+
+  function isSeed(seed) {
+    return typeof seed === "string" && seed.length <= 64 && /^[\x20-\x7e]*$/.test(seed);
+  }
+
+  function ascii(text) {
+    if (!/^[\x00-\x7f]*$/.test(text)) throw new Error("not ASCII: " + text);
+    return ASCII.encode(text);
+  }
+
+  async function sha256Hex(data) {
+    const bytes = typeof data === "string" ? ascii(data) : data;
+    return toHex(await subtle().digest("SHA-256", bytes));
+  }
+
+  /** C = lowercase hex SHA-256(S) (PF-AMB-12 b). */
+  async function commitment(secret) {
+    return sha256Hex(secret);
+  }
+
+  /** E = lowercase hex SHA-256 of the seats' seeds in seat order joined by "\n" (h). */
+  async function entropy(seeds) {
+    if (!Array.isArray(seeds)) throw new Error("client seeds are a list, one per seat");
+    seeds.forEach((seed, i) => {
+      if (!isSeed(seed)) {
+        throw new Error("the client seed of seat " + (i + 1) + " is not 0-64 printable ASCII");
+      }
+    });
+    return sha256Hex(seeds.join("\n"));
+  }
+
+  // --- the word stream (section 3) ----------------------------------------------------
+
+  function blockMessage(label, e, i) {
+    return label + ":" + e + ":" + String(i);
+  }
+
+  async function hmacKey(secret) {
+    return subtle().importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
+  }
+
+  /** Block i of a stream as eight unsigned 32-bit big-endian words. */
+  async function blockWords(key, label, e, i) {
+    const mac = await subtle().sign("HMAC", key, ascii(blockMessage(label, e, i)));
+    const view = new DataView(mac);
+    const words = [];
+    for (let k = 0; k < 8; k++) words.push(view.getUint32(4 * k, false));
+    return words;
+  }
+
+  class Stream {
+    constructor(key, label, e) {
+      this.key = key;
+      this.label = label;
+      this.e = e;
+      this.block = 0;
+      this.words = [];
+    }
+
+    static async open(secret, label, e) {
+      return new Stream(await hmacKey(secret), label, e);
+    }
+
+    async word() {
+      if (this.words.length === 0) {
+        this.words = await blockWords(this.key, this.label, this.e, this.block);
+        this.block += 1;
+      }
+      return this.words.shift();
+    }
+
+    /** uniform[0, n) by rejection sampling (section 4): a rejected word is lost. */
+    async uniform(n) {
+      if (!Number.isInteger(n) || n < 1 || n > SPAN) throw new Error("uniform(n): bad n " + n);
+      const limit = Math.floor(SPAN / n) * n;
+      for (;;) {
+        const w = await this.word();
+        if (w < limit) return w % n;
+      }
+    }
+  }
+
+  /** Fisher–Yates from the last index down; index 0 is the top (section 5). */
+  async function shuffle(items, secret, label, e) {
+    const out = items.slice();
+    const stream = await Stream.open(secret, label, e);
+    for (let i = out.length - 1; i >= 1; i--) {
+      const j = await stream.uniform(i + 1);
+      const t = out[i];
+      out[i] = out[j];
+      out[j] = t;
+    }
+    return out;
+  }
+
+  // --- cards ----------------------------------------------------------------------------
+
+  /** The 106 Banakil identities in canonical order (PF-AMB-12 f): "AC#1" … "KS#2", JKs. */
+  function canonicalDeck() {
+    const deck = [];
+    for (const copy of [1, 2]) {
+      for (const suit of SUITS) for (const rank of RANKS) deck.push(rank + suit + "#" + copy);
+    }
+    deck.push("JK#1", "JK#2");
+    return deck;
+  }
+
+  function face(card) {
+    return String(card).split("#")[0];
+  }
+
+  /** Faces (top first) → identities: the first "7H" is "7H#1", the second "7H#2". */
+  function stackDeck(faces) {
+    const seen = {};
+    const out = faces.map((text) => {
+      const f = face(String(text).trim().toUpperCase());
+      seen[f] = (seen[f] || 0) + 1;
+      return f + "#" + seen[f];
+    });
+    const want = canonicalDeck().slice().sort();
+    if (JSON.stringify(out.slice().sort()) !== JSON.stringify(want)) {
+      throw new Error("a stacked deck must hold the 106 cards exactly once each");
+    }
+    return out;
+  }
+
+  async function dealDeck(secret, e) {
+    return shuffle(canonicalDeck(), secret, "deal", e);
+  }
+
+  /** The k-th reshuffle: input = the ground without its top card, bottom to top. */
+  async function reshuffle(groundBottomToTop, secret, e, k) {
+    if (!Number.isInteger(k) || k < 1) throw new Error("reshuffles are numbered from 1");
+    return shuffle(groundBottomToTop, secret, "reshuffle:" + k, e);
+  }
+
+  async function firstDraw(secret, e, seats) {
+    return 1 + (await (await Stream.open(secret, "first", e)).uniform(seats));
+  }
+
+  async function autoCut(secret, e) {
+    return 1 + (await (await Stream.open(secret, "autocut", e)).uniform(AUTOCUT_POSITIONS));
+  }
+
+  async function dice(secret, e, count) {
+    const stream = await Stream.open(secret, "dice", e);
+    const out = [];
+    for (let i = 0; i < count; i++) out.push(1 + (await stream.uniform(6)));
+    return out;
+  }
+
+  /** PF-CUT-5: the top k cards go under the rest; the cut card ends at the bottom. */
+  function cut(deck, k) {
+    if (!Number.isInteger(k) || k < 1 || k > deck.length - 1) {
+      throw new Error("the cut position must be from 1 to " + (deck.length - 1));
+    }
+    return deck.slice(k).concat(deck.slice(0, k));
+  }
+
+  function cutCount(card) {
+    const f = face(card);
+    if (f === "JK") return 14;
+    return RANKS.indexOf(f.slice(0, -1)) + 1;
+  }
+
+  function cutStarter(host, v, seats) {
+    return ((host - 1 + (v - 1)) % seats) + 1;
+  }
+
+  /** BK-DEAL-6: one card at a time from the top, starting with the starter, 18 each,
+   *  then the 19th to the starter; the rest is the stock, top first. */
+  function dealHands(deck, starter, seats) {
+    const hands = [];
+    for (let s = 0; s < seats; s++) hands.push([]);
+    for (let k = 0; k < HAND * seats; k++) hands[(starter - 1 + k) % seats].push(deck[k]);
+    hands[starter - 1].push(deck[HAND * seats]);
+    return { hands: hands, stock: deck.slice(HAND * seats + 1) };
+  }
+
+  // --- re-deriving a deal record ------------------------------------------------------------
+
+  function firstDifference(expected, recorded) {
+    const n = Math.max(expected.length, recorded.length);
+    for (let i = 0; i < n; i++) {
+      if (expected[i] !== recorded[i]) {
+        return { index: i + 1, expected: expected[i] ?? null, recorded: recorded[i] ?? null };
+      }
+    }
+    return null;
+  }
+
+  function seatCount(record) {
+    const opts = record.options || {};
+    if (Array.isArray(record.seats) && record.seats.length) return record.seats.length;
+    return opts.mode === "one_vs_one" ? 2 : 4;
+  }
+
+  /** The starter of deal 1 from its commands when the record carries no events. */
+  function commandCut(deal) {
+    for (const step of deal.commands || []) {
+      const c = step.command || {};
+      if (c.type === "Cut") return { position: c.position ?? null, seat: step.seat };
+    }
+    return null;
+  }
+
+  function check(name, status, code, params) {
+    return { name: name, status: status, code: code, params: params || {} };
+  }
+
+  /**
+   * Re-derive one deal. `index` is its place in the record (0 = first deal, at a new
+   * table). Returns what the browser computed and its checks:
+   *   commitment, seeds (E), start (cut or first dealer), deal (hands + stock), reshuffles.
+   */
+  async function rederiveDeal(record, deal, index) {
+    const seats = seatCount(record);
+    const host = record.host || 1;
+    const events = Array.isArray(deal.events) ? deal.events : null;
+    const of = (type) => (events || []).filter((e) => e && e.type === type);
+    const dealt = of("CardsDealt")[0] || null;
+    const cutEvent = of("DeckCut")[0] || null;
+    const committed = of("SeedCommitted")[0] || null;
+    const revealed = of("SeedRevealed")[0] || null;
+    const out = {
+      deal: index + 1,
+      seeded: !!deal.seed,
+      secret: deal.seed ? deal.seed.secret : null,
+      commitmentRecorded: committed ? committed.commitment : null,
+      commitmentComputed: null,
+      seeds: null,
+      entropy: null,
+      entropyRecorded: dealt ? dealt.entropy : null,
+      deck: null,
+      cut: null,
+      dealer: null,
+      starter: null,
+      hands: null,
+      stock: null,
+      reshuffles: [],
+      checks: [],
+    };
+    let secret = null;
+
+    // 1. the commitment: SHA-256(S) == C
+    if (!deal.seed) {
+      out.checks.push(check("commitment", "unchecked", "stacked"));
+    } else {
+      try {
+        secret = parseSecret(deal.seed.secret);
+      } catch (err) {
+        out.checks.push(check("commitment", "fail", "bad_secret"));
+      }
+      if (secret) {
+        const digest = await commitment(secret);
+        out.commitmentComputed = digest;
+        const revealedDiffers =
+          revealed && String(revealed.secret).toLowerCase() !== deal.seed.secret.toLowerCase();
+        if (committed && committed.commitment !== digest) {
+          out.checks.push(
+            check("commitment", "fail", "mismatch", {
+              digest: digest,
+              recorded: committed.commitment,
+            })
+          );
+        } else if (revealedDiffers) {
+          out.checks.push(
+            check("commitment", "fail", "revealed_differs", {
+              secret: deal.seed.secret,
+              revealed: revealed.secret,
+            })
+          );
+        } else if (!committed) {
+          out.checks.push(check("commitment", "unchecked", "no_commitment", { digest: digest }));
+        } else {
+          out.checks.push(check("commitment", "pass", "match", { digest: digest }));
+        }
+      }
+    }
+
+    // 2. the client seeds and E: the seeds as the table recorded them, one per seat
+    if (deal.seed) {
+      const seeds = new Array(seats).fill("");
+      if (events) {
+        for (const e of of("ClientSeedSent")) {
+          if (e.seat >= 1 && e.seat <= seats) seeds[e.seat - 1] = e.seed;
+        }
+      } else {
+        (deal.seed.client_seeds || []).forEach((s, i) => {
+          if (i < seats) seeds[i] = s;
+        });
+      }
+      out.seeds = seeds;
+      const bad = seeds.findIndex((s) => !isSeed(s));
+      if (bad >= 0) {
+        out.checks.push(check("seeds", "fail", "bad_seed", { seat: bad + 1 }));
+      } else {
+        out.entropy = await entropy(seeds);
+        if (!dealt) {
+          out.checks.push(check("seeds", "unchecked", events ? "no_deal" : "no_events"));
+        } else if (dealt.entropy !== out.entropy) {
+          out.checks.push(
+            check("seeds", "fail", "mismatch", { e: out.entropy, recorded: dealt.entropy })
+          );
+        } else {
+          out.checks.push(check("seeds", "pass", "match", { e: out.entropy }));
+        }
+      }
+    } else {
+      out.checks.push(check("seeds", "unchecked", "stacked"));
+    }
+
+    // 3. the deck: the "deal" shuffle of the canonical deck (or the stacked order)
+    let deck = null;
+    if (deal.seed && secret && out.entropy) {
+      deck = await dealDeck(secret, out.entropy);
+    } else if (deal.deck) {
+      try {
+        deck = stackDeck(deal.deck);
+      } catch (err) {
+        deck = null;
+      }
+    }
+    out.deck = deck;
+
+    // 4. who starts: the cut (PF-CUT-5), the fair draw of the first dealer (PF-FAIR-6),
+    //    or, in a later deal, the recorded starter (the rotation is the server's check)
+    let starter = null;
+    let dealDeckOrder = deck;
+    const wantCut = cutEvent || (!events && index === 0 ? commandCut(deal) : null);
+    const automatic = wantCut ? (cutEvent ? !!cutEvent.automatic : wantCut.position === null) : false;
+    let expectedPosition = wantCut ? wantCut.position : null;
+    if (deck && wantCut && automatic) {
+      expectedPosition = deal.seed ? await autoCut(secret, out.entropy) : deal.cut || 1;
+    }
+    if (!deck) {
+      out.checks.push(check("start", "unchecked", "no_deck"));
+    } else if (
+      wantCut &&
+      !(Number.isInteger(expectedPosition) && expectedPosition >= 1 && expectedPosition < deck.length)
+    ) {
+      out.checks.push(check("start", "fail", "bad_position", { position: expectedPosition }));
+      dealDeckOrder = null;
+    } else if (wantCut) {
+      const cutDeck = cut(deck, expectedPosition);
+      const card = cutDeck[cutDeck.length - 1];
+      const v = cutCount(card);
+      starter = cutStarter(host, v, seats);
+      dealDeckOrder = cutDeck;
+      out.cut = {
+        position: expectedPosition,
+        automatic: automatic,
+        card: card,
+        count: v,
+        starter: starter,
+      };
+      const p = { position: expectedPosition, card: card, v: v, starter: starter };
+      if (!cutEvent) {
+        out.checks.push(check("start", "unchecked", "no_events_cut", p));
+      } else if (expectedPosition !== cutEvent.position) {
+        out.checks.push(
+          check("start", "fail", "autocut_mismatch", {
+            expected: expectedPosition,
+            recorded: cutEvent.position,
+          })
+        );
+      } else if (card !== cutEvent.cut_card) {
+        out.checks.push(
+          check("start", "fail", "cut_card_mismatch", {
+            position: expectedPosition,
+            expected: card,
+            recorded: cutEvent.cut_card,
+          })
+        );
+      } else if (starter !== cutEvent.starter || (dealt && dealt.starter !== starter)) {
+        out.checks.push(
+          check("start", "fail", "cut_starter_mismatch", {
+            card: card,
+            expected: starter,
+            recorded: dealt && dealt.starter !== starter ? dealt.starter : cutEvent.starter,
+          })
+        );
+      } else {
+        out.checks.push(check("start", "pass", automatic ? "autocut" : "cut", p));
+      }
+    } else if (index === 0) {
+      const dealer = deal.seed
+        ? await firstDraw(secret, out.entropy, seats)
+        : deal.dealer || seats;
+      starter = (dealer % seats) + 1;
+      out.dealer = dealer;
+      const p = { dealer: dealer, starter: starter };
+      const code = deal.seed ? "draw" : "stacked_dealer";
+      if (!dealt) {
+        out.checks.push(check("start", "unchecked", events ? "no_deal" : "no_events", p));
+      } else if (dealt.dealer !== dealer || dealt.starter !== starter) {
+        out.checks.push(
+          check("start", "fail", code + "_mismatch", {
+            expected: dealer,
+            recorded: dealt.dealer,
+            starter: starter,
+          })
+        );
+      } else {
+        out.checks.push(check("start", "pass", code, p));
+      }
+    } else if (dealt) {
+      starter = dealt.starter;
+      out.checks.push(check("start", "unchecked", "later_deal", { starter: starter }));
+    } else {
+      out.checks.push(check("start", "unchecked", events ? "no_deal" : "no_events"));
+    }
+
+    // 5. the deal itself (BK-DEAL-6) against the recorded CardsDealt
+    if (dealt && Number.isInteger(dealt.starter) && dealt.starter >= 1 && dealt.starter <= seats) {
+      starter = dealt.starter; // the starter is taken from the log; step 4 checked it
+    }
+    out.starter = starter;
+    if (starter !== null && out.dealer === null) out.dealer = ((starter + seats - 2) % seats) + 1;
+    if (dealDeckOrder && starter !== null) {
+      const d = dealHands(dealDeckOrder, starter, seats);
+      out.hands = d.hands;
+      out.stock = d.stock;
+    }
+    if (!dealt) {
+      out.checks.push(check("deal", "unchecked", events ? "no_deal" : "no_events"));
+    } else if (!out.hands) {
+      out.checks.push(check("deal", "unchecked", "no_deck"));
+    } else {
+      let failed = null;
+      const recordedHands = Array.isArray(dealt.hands) ? dealt.hands : [];
+      for (let s = 0; s < seats && !failed; s++) {
+        const diff = firstDifference(out.hands[s], recordedHands[s] || []);
+        if (diff) failed = check("deal", "fail", "hand_mismatch", Object.assign({ seat: s + 1 }, diff));
+      }
+      if (!failed && recordedHands.length !== seats) {
+        failed = check("deal", "fail", "seat_count", {
+          expected: seats,
+          recorded: recordedHands.length,
+        });
+      }
+      if (!failed) {
+        const diff = firstDifference(out.stock, Array.isArray(dealt.stock) ? dealt.stock : []);
+        if (diff) failed = check("deal", "fail", "stock_mismatch", diff);
+      }
+      if (!failed && dealt.dealer !== out.dealer) {
+        failed = check("deal", "fail", "dealer_mismatch", {
+          expected: out.dealer,
+          recorded: dealt.dealer,
+          starter: starter,
+        });
+      }
+      out.checks.push(
+        failed || check("deal", "pass", "match", { seats: seats, stock: out.stock.length })
+      );
+    }
+
+    // 6. every reshuffle of the ground (PF-FAIR-4), the ground folded from the log:
+    //    discards go on top, ground takes come off the top, a reshuffle leaves the top card
+    if (!events) {
+      out.checks.push(check("reshuffles", "unchecked", "no_events"));
+      return out;
+    }
+    let ground = []; // bottom to top
+    let count = 0;
+    let failed = null;
+    let started = false;
+    for (let i = 0; i < events.length && !failed; i++) {
+      const e = events[i];
+      if (!e) continue;
+      if (e.type === "CardsDealt") {
+        started = true;
+        ground = [];
+      } else if (!started) {
+        continue;
+      } else if (e.type === "CardDiscarded") {
+        ground.push(e.card);
+      } else if (e.type === "GroundTaken") {
+        const cards = Array.isArray(e.cards) ? e.cards : [];
+        const top = ground.slice(ground.length - cards.length).reverse(); // top first
+        if (cards.length > ground.length || JSON.stringify(top) !== JSON.stringify(cards)) {
+          failed = check("reshuffles", "fail", "ground_mismatch", { event: i });
+        } else {
+          ground = ground.slice(0, ground.length - cards.length);
+        }
+      } else if (e.type === "GroundReshuffled") {
+        count += 1;
+        const input = ground.slice(0, -1);
+        let expected = input;
+        if (deal.seed && secret && out.entropy) {
+          expected = await reshuffle(input, secret, out.entropy, count);
+        }
+        out.reshuffles.push({
+          number: count,
+          input: input,
+          stock: expected,
+          top: ground.length ? ground[ground.length - 1] : null,
+        });
+        if (e.number !== count) {
+          failed = check("reshuffles", "fail", "numbering", {
+            expected: count,
+            recorded: e.number,
+          });
+        } else {
+          const diff = firstDifference(expected, Array.isArray(e.stock) ? e.stock : []);
+          if (diff) {
+            failed = check("reshuffles", "fail", "mismatch", Object.assign({ number: count }, diff));
+          }
+        }
+        ground = ground.slice(-1);
+      }
+    }
+    if (failed) {
+      out.checks.push(failed);
+    } else if (!dealt) {
+      out.checks.push(check("reshuffles", "unchecked", "no_deal"));
+    } else {
+      out.checks.push(check("reshuffles", "pass", count ? "match" : "none", { count: count }));
+    }
+    return out;
+  }
+
+  /** Re-derive every deal of a deal record (parsed JSON). */
+  async function rederive(record) {
+    if (!record || typeof record !== "object" || !Array.isArray(record.deals)) {
+      throw new Error("not a deal record: it has no \"deals\" list");
+    }
+    const deals = [];
+    for (let i = 0; i < record.deals.length; i++) {
+      deals.push(await rederiveDeal(record, record.deals[i] || {}, i));
+    }
+    const failed = deals.some((d) => d.checks.some((c) => c.status === "fail"));
+    return { passed: !failed, deals: deals };
+  }
+
+  return {
+    ALGORITHM: ALGORITHM,
+    RANKS: RANKS,
+    SUITS: SUITS,
+    toHex: toHex,
+    parseSecret: parseSecret,
+    sha256Hex: sha256Hex,
+    commitment: commitment,
+    entropy: entropy,
+    blockMessage: blockMessage,
+    hmacKey: hmacKey,
+    blockWords: blockWords,
+    Stream: Stream,
+    shuffle: shuffle,
+    canonicalDeck: canonicalDeck,
+    face: face,
+    stackDeck: stackDeck,
+    dealDeck: dealDeck,
+    reshuffle: reshuffle,
+    firstDraw: firstDraw,
+    autoCut: autoCut,
+    dice: dice,
+    cut: cut,
+    cutCount: cutCount,
+    cutStarter: cutStarter,
+    dealHands: dealHands,
+    rederiveDeal: rederiveDeal,
+    rederive: rederive,
+  };
+});

@@ -1,0 +1,316 @@
+/*
+ * The Verify page's texts, Arabic (default) and English. Placeholders are {name}.
+ * Every key exists in both languages (tests/e2e/test_verify_page.py checks it).
+ */
+(function (root) {
+  "use strict";
+
+  const ar = {
+    title: "التحقق من عدالة التوزيع — سهرة",
+    heading: "التحقق من عدالة التوزيع",
+    intro:
+      "بعد انتهاء كل توزيعة يُكشف السرّ الذي خُلطت به أوراقها. تتحقق هذه الصفحة داخل متصفحك " +
+      "من أن هذا السرّ يطابق الالتزام المنشور قبل التوزيع، ثم تعيد خلط الأوراق وتوزيعها بنفسها " +
+      "وتقارن النتيجة بما سجّله الخادم؛ فلا تحتاج إلى الثقة بالخادم.",
+    lang_toggle: "English",
+    lang_toggle_title: "Show this page in English",
+    deal_id_label: "رقم التوزيعة",
+    deal_id_placeholder: "مثلاً: t-42/3",
+    verify_id: "تحقّق",
+    paste_label: "أو الصق سجلّ التوزيعة (JSON)",
+    paste_placeholder: '{"game": "banakil", "seats": [...], "deals": [...]}',
+    upload_label: "أو ارفع ملف السجلّ:",
+    verify_record: "تحقّق من السجلّ",
+    footer:
+      "الخوارزمية sahra-fair-v1: ‏SHA-256 و‏HMAC-SHA256 محسوبان في متصفحك (WebCrypto)، " +
+      "دون أي مورد خارجي. المواصفة: docs/fairness.md.",
+    loading: "جارٍ التحقق…",
+    need_id: "اكتب رقم التوزيعة أولاً.",
+    need_record: "الصق سجلّ التوزيعة أو ارفع ملفه أولاً.",
+    bad_json: "النص ليس JSON صالحاً: {message}",
+    error: "تعذّر التحقق: {message}",
+    error_code: "الرمز {code}، القاعدة {rule_id}",
+    network_error: "تعذّر الاتصال بالخادم: {message}",
+    summary_pass: "✓ تمّ التحقق: التوزيعة عادلة، وكل الفحوص ناجحة.",
+    summary_fail: "✗ لم يتمّ التحقق: فشل فحص واحد على الأقل (باللون الأحمر أدناه).",
+    agree_yes: "متصفحك أعاد حساب كل شيء بنفسه، ونتيجته توافق حكم الخادم.",
+    agree_no: "تنبيه: نتيجة متصفحك تخالف حكم الخادم في: {list}.",
+    agree_play:
+      "متصفحك أكّد الالتزام والخلط والتوزيع؛ أما ما فشل عند الخادم ({list}) فيخصّ اللعب نفسه، " +
+      "والمتصفح لا يعيد فحصه.",
+    agree_browser_error: "تعذّر على متصفحك إعادة بناء التوزيعة: {message}",
+    server_missing: "حكم الخادم غير متاح؛ تظهر فحوص متصفحك وحدها.",
+    deal_heading: "التوزيعة {n}",
+    deal_pass: "تمّ التحقق",
+    deal_fail: "لم يتمّ التحقق",
+    deal_not_verified_by_server: "توقّف الخادم قبل هذه التوزيعة لأن توزيعة سابقة فشلت.",
+    f_commitment: "الالتزام (المنشور قبل التوزيع)",
+    f_computed: "‏SHA-256 للسرّ، محسوباً في متصفحك",
+    f_secret: "السرّ المكشوف",
+    f_seeds: "بذور اللاعبين",
+    f_seed_none: "(لم يُرسل شيئاً)",
+    f_entropy: "E (بصمة بذور اللاعبين)",
+    f_stacked: "أوراق مرتّبة مسبقاً (للاختبار والدروس): لا سرّ لها",
+    f_none: "—",
+    seat: "المقعد {seat}",
+    seat_name: "المقعد {seat} — {name}",
+    h_server: "حكم الخادم خطوة بخطوة",
+    h_browser: "فحوص متصفحك",
+    h_rebuilt: "التوزيعة كما أعاد متصفحك بناءها",
+    cut_line:
+      "القطع عند الموضع {position}{auto}: ورقة القطع {card} (قيمتها {v})، فيبدأ المقعد {starter}.",
+    cut_auto: " (قطع تلقائي من السرّ)",
+    dealer_line: "الموزّع المقعد {dealer}؛ يبدأ المقعد {starter} وله 19 ورقة.",
+    hand_title: "{seat} ({count} ورقة)",
+    starter_tag: "يبدأ",
+    stock_title: "الرزمة، الورقة العليا أولاً ({count} ورقة)",
+    reshuffle_title:
+      "إعادة الخلط {k}: الأرض تحت ورقتها العليا {top} ({count} ورقة) صارت هذه الرزمة، العليا أولاً",
+    no_hands: "لا يمكن إعادة بناء الأيدي بلا المقعد البادئ المسجّل.",
+    recorded_card: "في السجلّ: {card}",
+    deck_title: "الأوراق بعد الخلط، العليا أولاً ({count} ورقة)",
+    status_pass: "ناجح",
+    status_fail: "فاشل",
+    status_unchecked: "لم يُفحص",
+    server_says: "نصّ الخادم:",
+    server_details: "نصّ الخادم كاملاً (الحدث المتوقَّع والحدث المسجّل)",
+    sc_commitment: "الالتزام",
+    sc_deck: "الأوراق الموزّعة",
+    sc_reshuffles: "إعادات الخلط",
+    sc_draws: "السحب من الرزمة",
+    sc_commands: "الأوامر",
+    sc_scores: "النقاط",
+    sc_match: "المباراة",
+    ss_pass_commitment: "السرّ المكشوف يطابق الالتزام المنشور قبل التوزيع.",
+    ss_pass_deck: "الأيدي الموزّعة والرزمة ناتجة عن السرّ (وعن القطع).",
+    ss_pass_reshuffles: "كل إعادة خلط للأرض ناتجة عن السرّ ({count}).",
+    ss_pass_reshuffles_none: "لم تُخلط الأرض من جديد في هذه التوزيعة.",
+    ss_pass_draws: "كل ورقة سُحبت كانت الورقة العليا في الرزمة حينها.",
+    ss_pass_commands: "كل أمر قانوني وأنتج بالضبط الأحداث المسجّلة.",
+    ss_pass_scores: "نقاط التوزيعة هي ما تعطيه القواعد.",
+    ss_pass_match: "مجاميع المباراة ونتيجتها هي ما تعطيه القواعد.",
+    ss_pass_stacked: "أوراق مرتّبة مسبقاً: لا سرّ لفحصه.",
+    ss_fail: "هنا يخالف السجلُّ ما يعطيه السرّ والقواعد.",
+    ss_unchecked: "لم يُفحص: اختلف السجلّ في خطوة سابقة.",
+    bc_commitment: "الالتزام",
+    bc_seeds: "بذور اللاعبين (E)",
+    bc_start: "من يبدأ",
+    bc_deal: "التوزيع",
+    bc_reshuffles: "إعادات الخلط",
+    b_commitment_match: "‏SHA-256 للسرّ المكشوف يساوي الالتزام المنشور قبل التوزيع.",
+    b_commitment_mismatch:
+      "‏SHA-256 للسرّ المكشوف هو {digest}، لكن الالتزام المنشور قبل التوزيع كان {recorded}.",
+    b_commitment_revealed_differs:
+      "السرّ في السجلّ ({secret}) يختلف عن السرّ المكشوف في الأحداث ({revealed}).",
+    b_commitment_no_commitment:
+      "لا التزام مسجّلاً لهذه التوزيعة؛ ‏SHA-256 للسرّ هو {digest}: قارنه بالالتزام الذي رأيته على الطاولة.",
+    b_commitment_stacked: "أوراق مرتّبة مسبقاً: لا سرّ ولا التزام.",
+    b_commitment_bad_secret: "السرّ ليس 64 محرفاً ست عشرياً.",
+    b_seeds_match: "‏E المحسوب من بذور اللاعبين يساوي E المسجّل مع التوزيع.",
+    b_seeds_mismatch: "‏E المحسوب من بذور اللاعبين هو {e}، لكن المسجّل {recorded}.",
+    b_seeds_bad_seed: "بذرة المقعد {seat} ليست من 0 إلى 64 محرفاً مطبوعاً.",
+    b_seeds_no_deal: "لم تُوزَّع الأوراق في السجلّ، فلا E مسجّل للمقارنة.",
+    b_seeds_no_events: "السجلّ بلا أحداث مسجّلة، فلا E للمقارنة.",
+    b_seeds_stacked: "أوراق مرتّبة مسبقاً: لا بذور.",
+    b_start_cut:
+      "القطع عند الموضع {position} يكشف {card} (قيمتها {v})، فيبدأ المقعد {starter}، كما في السجلّ.",
+    b_start_autocut:
+      "القطع التلقائي المأخوذ من السرّ عند الموضع {position} يكشف {card} (قيمتها {v})، فيبدأ المقعد {starter}، كما في السجلّ.",
+    b_start_no_events_cut:
+      "القطع عند الموضع {position} يكشف {card} (قيمتها {v})، فيبدأ المقعد {starter}؛ لا أحداث للمقارنة.",
+    b_start_autocut_mismatch: "القطع التلقائي من السرّ عند الموضع {expected}، والسجلّ يقول {recorded}.",
+    b_start_cut_card_mismatch: "ورقة القطع عند الموضع {position} هي {expected}، والسجلّ يقول {recorded}.",
+    b_start_cut_starter_mismatch: "ورقة القطع {card} تجعل المقعد {expected} يبدأ، والسجلّ يقول {recorded}.",
+    b_start_bad_position: "موضع القطع {position} ليس من 1 إلى 105.",
+    b_start_draw:
+      "السحب العادل من السرّ يختار المقعد {dealer} موزّعاً، فيبدأ المقعد {starter}، كما في السجلّ.",
+    b_start_draw_mismatch: "السحب العادل من السرّ يختار المقعد {expected} موزّعاً، والسجلّ يقول {recorded}.",
+    b_start_stacked_dealer: "الموزّع المحدّد للأوراق المرتّبة هو المقعد {dealer}، فيبدأ المقعد {starter}، كما في السجلّ.",
+    b_start_stacked_dealer_mismatch: "الموزّع المحدّد للأوراق المرتّبة هو المقعد {expected}، والسجلّ يقول {recorded}.",
+    b_start_later_deal:
+      "في التوزيعات اللاحقة ينتقل البدء حسب القواعد؛ يأخذ المتصفح المقعد المسجّل ({starter}) ويفحصه الخادم.",
+    b_start_no_deal: "لم تُوزَّع الأوراق في السجلّ.",
+    b_start_no_events: "السجلّ بلا أحداث مسجّلة للمقارنة.",
+    b_start_no_deck: "لا يمكن خلط الأوراق بلا سرّ صالح.",
+    b_deal_match:
+      "أعاد متصفحك الخلط والتوزيع (ورقة ورقة من الأعلى، 18 لكل مقعد ثم الـ19 للبادئ): كل يد والرزمة ({stock} ورقة) تطابق السجلّ.",
+    b_deal_hand_mismatch: "يد المقعد {seat}، الورقة {index}: السرّ يعطي {expected}، والسجلّ فيه {recorded}.",
+    b_deal_stock_mismatch: "الرزمة، الورقة {index}: السرّ يعطي {expected}، والسجلّ فيه {recorded}.",
+    b_deal_seat_count: "في السجلّ {recorded} يد، والمتوقع {expected}.",
+    b_deal_dealer_mismatch: "الموزّع المسجّل (المقعد {recorded}) لا يتّفق مع البادئ (المقعد {starter}).",
+    b_deal_no_deal: "لم تُوزَّع الأوراق في السجلّ.",
+    b_deal_no_events: "السجلّ بلا أحداث: أعاد المتصفح بناء التوزيعة، لكن لا شيء مسجّلاً للمقارنة.",
+    b_deal_no_deck: "لا يمكن إعادة بناء الأيدي بلا أوراق مخلوطة ومقعد بادئ.",
+    b_reshuffles_match: "كل إعادة خلط للأرض تنتج من السرّ ({count}).",
+    b_reshuffles_none: "لم تُخلط الأرض من جديد في هذه التوزيعة.",
+    b_reshuffles_mismatch:
+      "إعادة الخلط {number}، الورقة {index} من الرزمة الجديدة: السرّ يعطي {expected}، والسجلّ فيه {recorded}.",
+    b_reshuffles_numbering: "إعادة الخلط المسجّلة تحمل الرقم {recorded}، والمتوقع {expected}.",
+    b_reshuffles_ground_mismatch:
+      "الحدث {event}: الأوراق المأخوذة من الأرض ليست أعلى الأرض كما يبنيها السجلّ.",
+    b_reshuffles_no_deal: "لم تُوزَّع الأوراق في السجلّ.",
+    b_reshuffles_no_events: "السجلّ بلا أحداث مسجّلة للمقارنة.",
+    nothing: "لا شيء",
+  };
+
+  const en = {
+    title: "Verify a deal — Sahra",
+    heading: "Verify that a deal was fair",
+    intro:
+      "After every deal the secret that shuffled its cards is revealed. This page checks, inside " +
+      "your browser, that the secret matches the commitment published before the deal, then " +
+      "shuffles and deals the cards again by itself and compares the result with what the " +
+      "server recorded, so you do not have to trust the server.",
+    lang_toggle: "العربية",
+    lang_toggle_title: "اعرض الصفحة بالعربية",
+    deal_id_label: "Deal id",
+    deal_id_placeholder: "e.g. t-42/3",
+    verify_id: "Verify",
+    paste_label: "or paste a deal record (JSON)",
+    paste_placeholder: '{"game": "banakil", "seats": [...], "deals": [...]}',
+    upload_label: "or upload a record file:",
+    verify_record: "Verify the record",
+    footer:
+      "Algorithm sahra-fair-v1: SHA-256 and HMAC-SHA256 computed in your browser (WebCrypto), " +
+      "with no external resource. Specification: docs/fairness.md.",
+    loading: "Verifying…",
+    need_id: "Enter a deal id first.",
+    need_record: "Paste a deal record or upload its file first.",
+    bad_json: "The text is not valid JSON: {message}",
+    error: "Could not verify: {message}",
+    error_code: "code {code}, rule {rule_id}",
+    network_error: "Could not reach the server: {message}",
+    summary_pass: "✓ Verified: the deal was fair and every check passed.",
+    summary_fail: "✗ Not verified: at least one check failed (in red below).",
+    agree_yes: "Your browser recomputed everything by itself and agrees with the server's verdict.",
+    agree_no: "Warning: your browser's result and the server's verdict disagree on: {list}.",
+    agree_play:
+      "Your browser confirms the commitment, the shuffle and the deal; what failed on the server " +
+      "({list}) concerns the play itself, which the browser does not re-check.",
+    agree_browser_error: "Your browser could not rebuild the deal: {message}",
+    server_missing: "The server's verdict is unavailable; only your browser's checks are shown.",
+    deal_heading: "Deal {n}",
+    deal_pass: "verified",
+    deal_fail: "not verified",
+    deal_not_verified_by_server: "The server stopped before this deal because an earlier deal failed.",
+    f_commitment: "Commitment (published before the deal)",
+    f_computed: "SHA-256 of the secret, computed in your browser",
+    f_secret: "Revealed secret",
+    f_seeds: "Client seeds",
+    f_seed_none: "(sent none)",
+    f_entropy: "E (hash of the client seeds)",
+    f_stacked: "A stacked deck (tests and tutorials): it has no secret",
+    f_none: "—",
+    seat: "Seat {seat}",
+    seat_name: "Seat {seat} — {name}",
+    h_server: "The server's verdict, step by step",
+    h_browser: "Your browser's checks",
+    h_rebuilt: "The deal as your browser rebuilt it",
+    cut_line: "Cut at position {position}{auto}: the cut card is {card} (count {v}), so seat {starter} starts.",
+    cut_auto: " (automatic, drawn from the secret)",
+    dealer_line: "Seat {dealer} deals; seat {starter} starts and gets 19 cards.",
+    hand_title: "{seat} ({count} cards)",
+    starter_tag: "starts",
+    stock_title: "Stock, top card first ({count} cards)",
+    reshuffle_title:
+      "Reshuffle {k}: the ground under its top card {top} ({count} cards) became this stock, top first",
+    no_hands: "The hands cannot be rebuilt without the recorded starting seat.",
+    recorded_card: "the record has {card}",
+    deck_title: "The shuffled deck, top card first ({count} cards)",
+    status_pass: "pass",
+    status_fail: "fail",
+    status_unchecked: "not checked",
+    server_says: "The server's words:",
+    server_details: "The server's full text (the expected and the recorded event)",
+    sc_commitment: "Commitment",
+    sc_deck: "Dealt cards",
+    sc_reshuffles: "Reshuffles",
+    sc_draws: "Draws from the stock",
+    sc_commands: "Commands",
+    sc_scores: "Scores",
+    sc_match: "Match",
+    ss_pass_commitment: "The revealed seed hashes to the commitment shown before the deal.",
+    ss_pass_deck: "The dealt hands and the stock follow from the seed (and the cut).",
+    ss_pass_reshuffles: "Every reshuffle of the ground follows from the seed ({count}).",
+    ss_pass_reshuffles_none: "The ground was not reshuffled in this deal.",
+    ss_pass_draws: "Every drawn card is the top card of the stock at that moment.",
+    ss_pass_commands: "Every command is legal and produced exactly the recorded events.",
+    ss_pass_scores: "The deal's scores are what the rules give.",
+    ss_pass_match: "The match totals and result are what the rules give.",
+    ss_pass_stacked: "A stacked deck: no seed to check.",
+    ss_fail: "Here the record differs from what the seed and the rules give.",
+    ss_unchecked: "Not checked: the log differs earlier.",
+    bc_commitment: "Commitment",
+    bc_seeds: "Client seeds (E)",
+    bc_start: "Who starts",
+    bc_deal: "The deal",
+    bc_reshuffles: "Reshuffles",
+    b_commitment_match: "SHA-256 of the revealed secret equals the commitment published before the deal.",
+    b_commitment_mismatch:
+      "SHA-256 of the revealed secret is {digest}, but the commitment published before the deal was {recorded}.",
+    b_commitment_revealed_differs:
+      "The record's secret ({secret}) differs from the secret revealed in the events ({revealed}).",
+    b_commitment_no_commitment:
+      "No commitment is recorded for this deal; SHA-256 of the secret is {digest}: compare it with the commitment you saw at the table.",
+    b_commitment_stacked: "A stacked deck: no secret and no commitment.",
+    b_commitment_bad_secret: "The secret is not 64 hex characters.",
+    b_seeds_match: "E computed from the client seeds equals the E recorded with the deal.",
+    b_seeds_mismatch: "E computed from the client seeds is {e}, but the deal records {recorded}.",
+    b_seeds_bad_seed: "The client seed of seat {seat} is not 0 to 64 printable characters.",
+    b_seeds_no_deal: "The record has no dealt cards, so no recorded E to compare.",
+    b_seeds_no_events: "The record has no recorded events, so no E to compare.",
+    b_seeds_stacked: "A stacked deck: no seeds.",
+    b_start_cut: "Cutting at position {position} exposes {card} (count {v}), so seat {starter} starts, as recorded.",
+    b_start_autocut:
+      "The automatic cut drawn from the secret is at position {position}; it exposes {card} (count {v}), so seat {starter} starts, as recorded.",
+    b_start_no_events_cut:
+      "Cutting at position {position} exposes {card} (count {v}), so seat {starter} starts; no events to compare.",
+    b_start_autocut_mismatch: "The automatic cut drawn from the secret is at position {expected}, the record says {recorded}.",
+    b_start_cut_card_mismatch: "The cut card at position {position} is {expected}, the record says {recorded}.",
+    b_start_cut_starter_mismatch: "The cut card {card} makes seat {expected} start, the record says {recorded}.",
+    b_start_bad_position: "The cut position {position} is not from 1 to 105.",
+    b_start_draw: "The fair draw from the secret picks seat {dealer} as dealer, so seat {starter} starts, as recorded.",
+    b_start_draw_mismatch: "The fair draw from the secret picks seat {expected} as dealer, the record says {recorded}.",
+    b_start_stacked_dealer: "The stacked deck's dealer is seat {dealer}, so seat {starter} starts, as recorded.",
+    b_start_stacked_dealer_mismatch: "The stacked deck's dealer is seat {expected}, the record says {recorded}.",
+    b_start_later_deal:
+      "In later deals the start moves on by the rules; the browser takes the recorded seat ({starter}) and the server checks it.",
+    b_start_no_deal: "The record has no dealt cards.",
+    b_start_no_events: "The record has no recorded events to compare.",
+    b_start_no_deck: "The cards cannot be shuffled without a valid secret.",
+    b_deal_match:
+      "Your browser shuffled and dealt again (one card at a time from the top, 18 each, then the 19th to the starter): every hand and the stock ({stock} cards) equal the record.",
+    b_deal_hand_mismatch: "Seat {seat}'s hand, card {index}: the secret gives {expected}, the record has {recorded}.",
+    b_deal_stock_mismatch: "The stock, card {index}: the secret gives {expected}, the record has {recorded}.",
+    b_deal_seat_count: "The record has {recorded} hands, expected {expected}.",
+    b_deal_dealer_mismatch: "The recorded dealer (seat {recorded}) does not fit the starter (seat {starter}).",
+    b_deal_no_deal: "The record has no dealt cards.",
+    b_deal_no_events: "The record has no events: the browser rebuilt the deal, but there is nothing recorded to compare.",
+    b_deal_no_deck: "The hands cannot be rebuilt without a shuffled deck and a starting seat.",
+    b_reshuffles_match: "Every reshuffle of the ground follows from the secret ({count}).",
+    b_reshuffles_none: "The ground was not reshuffled in this deal.",
+    b_reshuffles_mismatch:
+      "Reshuffle {number}, card {index} of the new stock: the secret gives {expected}, the record has {recorded}.",
+    b_reshuffles_numbering: "The recorded reshuffle is number {recorded}, expected {expected}.",
+    b_reshuffles_ground_mismatch: "Event {event}: the cards taken from the ground are not the top of the ground the log builds.",
+    b_reshuffles_no_deal: "The record has no dealt cards.",
+    b_reshuffles_no_events: "The record has no recorded events to compare.",
+    nothing: "nothing",
+  };
+
+  const dir = { ar: "rtl", en: "ltr" };
+
+  function format(lang, key, params) {
+    const table = lang === "en" ? en : ar;
+    const text = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : key;
+    // Each value is a bidi isolate (FSI … PDI): a card such as "7H#2", a hex string or a
+    // Latin name keeps its own order inside an Arabic sentence, and the reverse.
+    return text.replace(/\{(\w+)\}/g, (whole, name) =>
+      params && params[name] !== undefined && params[name] !== null
+        ? "\u2068" + String(params[name]) + "\u2069"
+        : whole
+    );
+  }
+
+  root.SahraI18n = { ar: ar, en: en, dir: dir, format: format };
+})(globalThis);

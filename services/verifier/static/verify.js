@@ -1,0 +1,549 @@
+/*
+ * The Verify page (PF-FAIR-5): asks the server for its verdict on a deal (by id, or for a
+ * pasted/uploaded deal record), re-derives the same deal in the browser with fair.js, and
+ * shows both side by side, saying plainly when they disagree.
+ *
+ * Server API: GET /verify/{deal_id} and POST /verify (body: a deal record) both answer
+ * {"deal_id", "record", "verdict"}; errors are {"code", "rule_id", "message"} with a 4xx.
+ * Everything is built with DOM nodes and textContent: nothing from a record is parsed as HTML.
+ */
+(function () {
+  "use strict";
+
+  const I18N = window.SahraI18n;
+  const Fair = window.SahraFair;
+  const SERVER_CHECKS = ["commitment", "deck", "reshuffles", "draws", "commands", "scores", "match"];
+  // Which of the browser's checks re-do which server check (the fairness part of it).
+  const BROWSER_FOR = {
+    commitment: ["commitment"],
+    deck: ["seeds", "start", "deal"],
+    reshuffles: ["reshuffles"],
+  };
+
+  const page = {
+    lang: "ar",
+    view: null, // {kind: "error", ...} or {kind: "result", ...}
+    request: 0,
+  };
+
+  function t(key, params) {
+    return I18N.format(page.lang, key, params);
+  }
+
+  function el(tag, attrs) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") node.textContent = String(value);
+      else if (key === "class") node.className = value;
+      else node.setAttribute(key, String(value));
+    }
+    for (let i = 2; i < arguments.length; i++) {
+      const child = arguments[i];
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  // --- language -------------------------------------------------------------------------
+
+  function applyLanguage() {
+    const root = document.documentElement;
+    root.lang = page.lang;
+    root.dir = I18N.dir[page.lang];
+    document.title = t("title");
+    for (const node of document.querySelectorAll("[data-i18n]")) {
+      node.textContent = t(node.getAttribute("data-i18n"));
+    }
+    for (const node of document.querySelectorAll("[data-i18n-placeholder]")) {
+      node.setAttribute("placeholder", t(node.getAttribute("data-i18n-placeholder")));
+    }
+    for (const node of document.querySelectorAll("[data-i18n-title]")) {
+      node.setAttribute("title", t(node.getAttribute("data-i18n-title")));
+    }
+    document.getElementById("lang").setAttribute("lang", page.lang === "ar" ? "en" : "ar");
+    render();
+  }
+
+  // --- talking to the server ------------------------------------------------------------------
+
+  async function answer(response) {
+    let body = null;
+    try {
+      body = await response.json();
+    } catch (err) {
+      body = null;
+    }
+    if (!response.ok) {
+      const error = body && typeof body === "object" ? body : {};
+      return {
+        error: {
+          code: error.code || String(response.status),
+          rule_id: error.rule_id || "",
+          message: error.message || error.detail || response.statusText || String(response.status),
+        },
+      };
+    }
+    if (!body || typeof body !== "object" || !body.verdict) {
+      return { error: { code: "bad_answer", rule_id: "", message: "the server's answer has no verdict" } };
+    }
+    return { body: body };
+  }
+
+  async function verifyById(id) {
+    const ticket = ++page.request;
+    setLoading();
+    let result;
+    try {
+      result = await answer(
+        await fetch("/verify/" + encodeURIComponent(id), { headers: { Accept: "application/json" } })
+      );
+    } catch (err) {
+      if (ticket === page.request) show({ kind: "error", key: "network_error", message: err.message });
+      return;
+    }
+    if (ticket !== page.request) return;
+    if (result.error) {
+      show({ kind: "error", key: "error", error: result.error });
+      return;
+    }
+    await showResult(ticket, result.body.record, result.body.verdict, null, result.body.deal_id);
+  }
+
+  async function verifyRecord(text) {
+    let local;
+    try {
+      local = JSON.parse(text);
+    } catch (err) {
+      show({ kind: "error", key: "bad_json", message: err.message });
+      return;
+    }
+    const ticket = ++page.request;
+    setLoading();
+    let result;
+    try {
+      result = await answer(
+        await fetch("/verify", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "application/json" },
+          body: text,
+        })
+      );
+    } catch (err) {
+      result = { error: { code: "network", rule_id: "", message: err.message } };
+    }
+    if (ticket !== page.request) return;
+    if (result.error) {
+      // The browser can still re-derive the record the player holds; the error stays on top.
+      await showResult(ticket, local, null, result.error, null);
+      return;
+    }
+    // The browser checks the record the player gave, not the copy the server sends back.
+    await showResult(ticket, local, result.body.verdict, null, null);
+  }
+
+  async function showResult(ticket, record, verdict, serverError, dealId) {
+    let browser = null;
+    let browserError = null;
+    try {
+      browser = await Fair.rederive(record);
+    } catch (err) {
+      browserError = err && err.message ? err.message : String(err);
+    }
+    if (ticket !== page.request) return;
+    show({
+      kind: "result",
+      record: record,
+      verdict: verdict,
+      serverError: serverError,
+      browser: browser,
+      browserError: browserError,
+      dealId: dealId,
+    });
+  }
+
+  function setLoading() {
+    document.body.setAttribute("data-state", "loading");
+    const status = document.getElementById("status");
+    status.replaceChildren(el("div", { class: "banner note", text: t("loading") }));
+    document.getElementById("result").replaceChildren();
+  }
+
+  function show(view) {
+    page.view = view;
+    render();
+    document.body.setAttribute("data-state", view.kind === "error" ? "error" : "done");
+  }
+
+  // --- comparing the two results ------------------------------------------------------------
+
+  function groupStatus(browserDeal, names) {
+    const statuses = browserDeal.checks.filter((c) => names.includes(c.name)).map((c) => c.status);
+    if (statuses.includes("fail")) return "fail";
+    if (statuses.includes("pass")) return "pass";
+    return "unchecked";
+  }
+
+  /** Where the browser and the server disagree, and which server failures concern the play. */
+  function compare(verdict, browser) {
+    const out = { disagree: [], play: [], perDeal: [] };
+    if (!verdict || !browser) return out;
+    const many = browser.deals.length > 1;
+    browser.deals.forEach((bd, i) => {
+      const sv = (verdict.deals || []).find((d) => d.deal === bd.deal);
+      const dealOut = { disagree: [] };
+      out.perDeal.push(dealOut);
+      if (!sv) return;
+      for (const sc of sv.checks || []) {
+        const names = BROWSER_FOR[sc.name];
+        if (!names) {
+          if (sc.status === "fail") out.play.push(t("sc_" + sc.name));
+          continue;
+        }
+        const mine = groupStatus(bd, names);
+        if (sc.status !== "unchecked" && mine !== "unchecked" && mine !== sc.status) {
+          const what = t("sc_" + sc.name) + (many ? " (" + t("deal_heading", { n: i + 1 }) + ")" : "");
+          out.disagree.push(what);
+          dealOut.disagree.push(sc.name);
+        }
+      }
+    });
+    if (verdict.passed && !browser.passed && out.disagree.length === 0) {
+      out.disagree.push(t("h_browser"));
+    }
+    return out;
+  }
+
+  // --- rendering --------------------------------------------------------------------------------
+
+  function codeParams(error) {
+    return { code: error.code || "—", rule_id: error.rule_id || "—" };
+  }
+
+  function render() {
+    const status = document.getElementById("status");
+    const result = document.getElementById("result");
+    const view = page.view;
+    if (!view) return;
+    if (view.kind === "error") {
+      const parts = [el("div", { class: "banner fail", id: "error", "data-code": view.error ? view.error.code : "local" },
+        t(view.key, { message: view.error ? view.error.message : view.message }))];
+      if (view.error && (view.error.code || view.error.rule_id)) {
+        parts[0].append(el("div", { class: "mono", text: t("error_code", codeParams(view.error)) }));
+      }
+      status.replaceChildren(...parts);
+      result.replaceChildren();
+      return;
+    }
+    const cmp = compare(view.verdict, view.browser);
+    const passed =
+      !!view.verdict &&
+      view.verdict.passed === true &&
+      !!view.browser &&
+      view.browser.passed &&
+      !view.browserError &&
+      cmp.disagree.length === 0;
+    const banners = [
+      el("div", { class: "banner " + (passed ? "pass" : "fail"), id: "summary", "data-verdict": passed ? "pass" : "fail" },
+        t(passed ? "summary_pass" : "summary_fail")),
+    ];
+    if (view.serverError) {
+      const e = el("div", { class: "banner fail", id: "error", "data-code": view.serverError.code },
+        t("error", { message: view.serverError.message }));
+      e.append(el("div", { class: "mono", text: t("error_code", codeParams(view.serverError)) }));
+      banners.push(e);
+    }
+    let agree;
+    if (view.browserError) {
+      agree = el("div", { class: "banner warn", "data-agree": "browser-error" },
+        t("agree_browser_error", { message: view.browserError }));
+    } else if (!view.verdict) {
+      agree = el("div", { class: "banner note", "data-agree": "server-missing" }, t("server_missing"));
+    } else if (cmp.disagree.length) {
+      agree = el("div", { class: "banner fail", "data-agree": "no" },
+        t("agree_no", { list: cmp.disagree.join(page.lang === "ar" ? "، " : ", ") }));
+    } else if (!view.verdict.passed && view.browser.passed && cmp.play.length) {
+      agree = el("div", { class: "banner note", "data-agree": "play" },
+        t("agree_play", { list: cmp.play.join(page.lang === "ar" ? "، " : ", ") }));
+    } else {
+      agree = el("div", { class: "banner note", "data-agree": "yes" }, t("agree_yes"));
+    }
+    agree.id = "agreement";
+    banners.push(agree);
+    status.replaceChildren(...banners);
+
+    const record = view.record || {};
+    const deals = [];
+    const count = view.browser
+      ? view.browser.deals.length
+      : Math.max(Array.isArray(record.deals) ? record.deals.length : 0, view.verdict ? view.verdict.deals.length : 0);
+    for (let i = 0; i < count; i++) {
+      const bd = view.browser ? view.browser.deals[i] : null;
+      const sv = view.verdict ? (view.verdict.deals || []).find((d) => d.deal === i + 1) : null;
+      deals.push(renderDeal(record, i, bd, sv, cmp.perDeal[i] || { disagree: [] }, !!view.verdict));
+    }
+    result.replaceChildren(...deals);
+  }
+
+  function renderDeal(record, i, bd, sv, cmpDeal, haveVerdict) {
+    const browserOk = !!bd && !bd.checks.some((c) => c.status === "fail");
+    const ok = !!sv && sv.passed && browserOk && cmpDeal.disagree.length === 0;
+    const article = el("article", {
+      class: "deal " + (ok ? "pass" : "fail"),
+      "data-deal": i + 1,
+      "data-verdict": ok ? "pass" : "fail",
+    });
+    article.append(
+      el("h2", {}, t("deal_heading", { n: i + 1 }), el("span", { class: "tag", text: t(ok ? "deal_pass" : "deal_fail") }))
+    );
+    article.append(renderFacts(record, i, bd, sv));
+    const columns = el("div", { class: "columns" });
+    const serverCol = el("section", { class: "server" }, el("h3", { text: t("h_server") }));
+    if (sv) serverCol.append(renderServerChecks(sv, bd));
+    else if (haveVerdict) serverCol.append(el("p", { class: "banner note", text: t("deal_not_verified_by_server") }));
+    else serverCol.append(el("p", { class: "banner note", text: t("server_missing") }));
+    const browserCol = el("section", { class: "browser" }, el("h3", { text: t("h_browser") }));
+    if (bd) browserCol.append(renderBrowserChecks(bd));
+    columns.append(serverCol, browserCol);
+    article.append(columns);
+    if (bd) article.append(renderRebuilt(record, bd));
+    return article;
+  }
+
+  function hex(text) {
+    return el("span", { class: "hex", dir: "ltr", text: text || t("f_none") });
+  }
+
+  function renderFacts(record, i, bd, sv) {
+    const deal = (record.deals || [])[i] || {};
+    const dl = el("dl", { class: "facts" });
+    const row = (key, value, attrs) => {
+      dl.append(el("dt", { text: t(key) }), el("dd", attrs || {}, value));
+    };
+    if (!deal.seed) {
+      row("f_secret", t("f_stacked"));
+      return dl;
+    }
+    const recorded = (bd && bd.commitmentRecorded) || (sv && sv.commitment) || null;
+    row("f_commitment", hex(recorded), { "data-field": "commitment" });
+    const computed = bd ? bd.commitmentComputed : null;
+    const same = !!computed && computed === recorded;
+    row("f_computed", el("span", {}, hex(computed), " ", el("span", { text: computed ? (same ? "✓" : "✗") : "" })),
+      { "data-field": "computed", class: computed ? (same ? "same" : "differs") : "" });
+    row("f_secret", hex(deal.seed.secret), { "data-field": "secret" });
+    const seeds = el("ul", { class: "seeds", "data-field": "seeds" });
+    const list = bd && bd.seeds ? bd.seeds : deal.seed.client_seeds || [];
+    list.forEach((seed, s) => {
+      const name = (record.seats || [])[s];
+      seeds.append(
+        el("li", { "data-seat": s + 1 },
+          (name ? t("seat_name", { seat: s + 1, name: name }) : t("seat", { seat: s + 1 })) + ": ",
+          seed ? el("code", { class: "mono", dir: "ltr", text: JSON.stringify(seed) }) : el("span", { text: t("f_seed_none") }))
+      );
+    });
+    row("f_seeds", seeds);
+    row("f_entropy", hex(bd ? bd.entropy : null), { "data-field": "entropy" });
+    return dl;
+  }
+
+  function stateLabel(status) {
+    return t("status_" + status);
+  }
+
+  const LONG = 240; // a longer server text (a whole event) is folded away
+
+  function renderCheck(kind, name, status, title, sentence, detail) {
+    const li = el("li", { class: "check " + status, "data-check": name, "data-status": status, "data-kind": kind });
+    li.append(
+      el("div", { class: "head" },
+        el("span", { class: "mark", text: status === "pass" ? "✓" : status === "fail" ? "✗" : "–" }),
+        el("span", { class: "name", text: title }),
+        el("span", { class: "state", text: stateLabel(status) }))
+    );
+    li.append(el("p", { class: "sentence", text: sentence }));
+    if (detail && detail.length > LONG) {
+      li.append(
+        el("details", { class: "detail" },
+          el("summary", { text: t("server_details") }),
+          el("p", { dir: "ltr", lang: "en", class: "mono", text: detail }))
+      );
+    } else if (detail) {
+      li.append(el("p", { class: "detail", dir: "ltr", lang: "en" }, t("server_says") + " " + detail));
+    }
+    return li;
+  }
+
+  /** The sentence of a server check in the page's language, and the server's own text
+   *  when it says more than the sentence. The engine writes its sentences in English. */
+  function serverSentence(check, bd) {
+    const detail = check.detail || "";
+    const usual = /^not checked: the log differs earlier/.test(detail);
+    if (page.lang === "en") {
+      if (check.status === "pass" || detail.length <= LONG) return { sentence: detail || t("ss_" + check.status), detail: null };
+      const head = detail.split(":")[0]; // e.g. "event 4 differs"
+      return { sentence: t("ss_" + check.status) + (head.length < 80 ? " (" + head + ")" : ""), detail: detail };
+    }
+    if (check.status === "pass") {
+      if (check.name === "commitment" && /stacked/i.test(detail)) return { sentence: t("ss_pass_stacked"), detail: null };
+      const m = /\((\d+) reshuffle/.exec(detail);
+      const count = m ? m[1] : bd ? bd.reshuffles.length : "";
+      const key = check.name === "reshuffles" && String(count) === "0" ? "ss_pass_reshuffles_none" : "ss_pass_" + check.name;
+      return { sentence: t(key, { count: count }), detail: null };
+    }
+    return { sentence: t("ss_" + check.status), detail: usual ? null : detail };
+  }
+
+  function renderServerChecks(sv, bd) {
+    const ol = el("ol", { class: "checks server-checks" });
+    const byName = new Map((sv.checks || []).map((c) => [c.name, c]));
+    const names = SERVER_CHECKS.filter((n) => byName.has(n)).concat(
+      (sv.checks || []).map((c) => c.name).filter((n) => !SERVER_CHECKS.includes(n))
+    );
+    for (const name of names) {
+      const c = byName.get(name);
+      const s = serverSentence(c, bd);
+      ol.append(renderCheck("server", name, c.status, t("sc_" + name), s.sentence, s.detail));
+    }
+    return ol;
+  }
+
+  /** Check parameters for a sentence: a differing card by its identity (the copy matters),
+   *  the cut card by its face. */
+  function browserParams(c) {
+    const p = Object.assign({}, c.params);
+    const cards =
+      ["hand_mismatch", "stock_mismatch", "cut_card_mismatch"].includes(c.code) ||
+      (c.name === "reshuffles" && c.code === "mismatch");
+    if (cards) {
+      for (const key of ["expected", "recorded"]) p[key] = typeof p[key] === "string" ? p[key] : t("nothing");
+    }
+    if (c.code !== "cut_card_mismatch" && typeof p.card === "string") p.card = Fair.face(p.card);
+    return p;
+  }
+
+  function renderBrowserChecks(bd) {
+    const ol = el("ol", { class: "checks browser-checks" });
+    for (const c of bd.checks) {
+      ol.append(renderCheck("browser", c.name, c.status, t("bc_" + c.name), t("b_" + c.name + "_" + c.code, browserParams(c)), null));
+    }
+    return ol;
+  }
+
+  function cardItem(id, note) {
+    const f = typeof id === "string" ? Fair.face(id) : "?";
+    const suit = f.slice(-1);
+    const cls = "card" + (f === "JK" ? " joker" : suit === "H" || suit === "D" ? " red" : "") + (note ? " differs" : "");
+    return el("li", { class: cls, title: note ? id + " — " + note : id, "data-card": id }, f);
+  }
+
+  function cardList(cards, marks, attrs) {
+    const ol = el("ol", Object.assign({ class: "cards numbered" }, attrs || {}));
+    cards.forEach((id, k) => ol.append(cardItem(id, marks && marks[k + 1])));
+    return ol;
+  }
+
+  function renderRebuilt(record, bd) {
+    const section = el("section", { class: "rebuilt" }, el("h3", { text: t("h_rebuilt") }));
+    if (bd.cut) {
+      section.append(
+        el("p", { "data-field": "cut" }, t("cut_line", {
+          position: bd.cut.position,
+          auto: bd.cut.automatic ? t("cut_auto") : "",
+          card: Fair.face(bd.cut.card),
+          v: bd.cut.count,
+          starter: bd.cut.starter,
+        }))
+      );
+    }
+    if (bd.starter) {
+      section.append(el("p", { "data-field": "dealer" }, t("dealer_line", { dealer: bd.dealer, starter: bd.starter })));
+    }
+    const failing = bd.checks.find((c) => c.status === "fail");
+    const mark = (where) => {
+      // the first difference, marked on the card the browser derived
+      if (!failing) return null;
+      const p = failing.params;
+      const note = t("recorded_card", { card: typeof p.recorded === "string" ? p.recorded : t("nothing") });
+      if (where.seat && failing.code === "hand_mismatch" && p.seat === where.seat) return { [p.index]: note };
+      if (where.stock && failing.code === "stock_mismatch") return { [p.index]: note };
+      if (where.reshuffle && failing.code === "mismatch" && failing.name === "reshuffles" && p.number === where.reshuffle) {
+        return { [p.index]: note };
+      }
+      return null;
+    };
+    if (bd.hands) {
+      const hands = el("div", { class: "hands" });
+      bd.hands.forEach((hand, s) => {
+        const name = (record.seats || [])[s];
+        const title = t("hand_title", {
+          seat: name ? t("seat_name", { seat: s + 1, name: name }) : t("seat", { seat: s + 1 }),
+          count: hand.length,
+        });
+        const h4 = el("h4", {}, title);
+        if (bd.starter === s + 1) h4.append(el("span", { class: "starter", text: t("starter_tag") }));
+        hands.append(el("div", { class: "hand", "data-seat": s + 1 }, h4, cardList(hand, mark({ seat: s + 1 }))));
+      });
+      section.append(hands);
+      section.append(
+        el("div", { class: "pile", "data-field": "stock" },
+          el("h4", { text: t("stock_title", { count: bd.stock.length }) }),
+          cardList(bd.stock, mark({ stock: true })))
+      );
+    } else if (bd.deck) {
+      section.append(el("p", { text: t("no_hands") }));
+      section.append(
+        el("div", { class: "pile", "data-field": "deck" },
+          el("h4", { text: t("deck_title", { count: bd.deck.length }) }),
+          cardList(bd.deck, null))
+      );
+    }
+    for (const r of bd.reshuffles) {
+      section.append(
+        el("div", { class: "pile", "data-field": "reshuffle", "data-number": r.number },
+          el("h4", { text: t("reshuffle_title", { k: r.number, top: r.top ? Fair.face(r.top) : t("nothing"), count: r.stock.length }) }),
+          cardList(r.stock, mark({ reshuffle: r.number })))
+      );
+    }
+    return section;
+  }
+
+  // --- wiring ---------------------------------------------------------------------------------
+
+  function init() {
+    const params = new URLSearchParams(window.location.search);
+    page.lang = params.get("lang") === "en" ? "en" : "ar";
+    document.getElementById("lang").addEventListener("click", () => {
+      page.lang = page.lang === "ar" ? "en" : "ar";
+      applyLanguage();
+    });
+    document.getElementById("by-id").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const id = document.getElementById("deal-id").value.trim();
+      if (!id) show({ kind: "error", key: "need_id", message: "" });
+      else verifyById(id);
+    });
+    document.getElementById("by-record").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const text = document.getElementById("record-text").value.trim();
+      if (!text) show({ kind: "error", key: "need_record", message: "" });
+      else verifyRecord(text);
+    });
+    document.getElementById("record-file").addEventListener("change", async (event) => {
+      const file = event.target.files && event.target.files[0];
+      if (!file) return;
+      const text = await file.text();
+      document.getElementById("record-text").value = text;
+      verifyRecord(text.trim());
+    });
+    applyLanguage();
+    document.body.setAttribute("data-ready", "yes");
+    const id = params.get("deal");
+    if (id) {
+      document.getElementById("deal-id").value = id;
+      verifyById(id);
+    }
+  }
+
+  init();
+})();
