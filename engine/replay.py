@@ -16,7 +16,7 @@ from typing import Any, Literal, TypeVar
 import msgspec
 
 from engine import banakil, fair
-from engine.banakil.decide import decide, needs_cut
+from engine.banakil.decide import decide_fold, needs_cut
 from engine.banakil.evolve import evolve
 from engine.banakil.messages import (
     CardsDealt,
@@ -67,6 +67,7 @@ __all__ = [
 ]
 
 SYSTEM = 0  # the seat number of the system's own commands
+_EXPLICIT = (SendClientSeed, Deal)  # listed, they replace the runner's own (see `opening`)
 _T = TypeVar("_T")
 
 Ending = Literal["went_out", "dead", "used_up", "in_progress", "not_dealt"]
@@ -345,7 +346,7 @@ def opening(deal: DealRecord, state: State) -> tuple[tuple[int, Command], ...]:
     out: list[tuple[int, Command]] = []
     # A record taken from a live table lists the client seeds and the deal in the order
     # they happened; then the runner only commits the seed.
-    explicit = any(isinstance(step.command, SendClientSeed | Deal) for step in deal.commands)
+    explicit = any(type(step.command) in _EXPLICIT for step in deal.commands)
     if deal.seed is not None:
         out.append((SYSTEM, CommitSeed(secret=deal.seed.secret)))
         if not explicit:
@@ -426,7 +427,7 @@ class _Run:
         index = len(self.results)
         kind = type(command).__name__
         try:
-            events = decide(self.state, seat, command)
+            events, after = decide_fold(self.state, seat, command)
         except RuleViolation as exc:
             self.rejected += 1
             self.stopped = not self.keep_going
@@ -443,7 +444,7 @@ class _Run:
                 )
             )
             return
-        self.state = fold(events, self.state)
+        self.state = after
         self.events.extend(events)
         self.deal_events.extend(events)
         self.results.append(

@@ -1,8 +1,19 @@
-"""A table: who sits where, and the game played there (PF-ROOM, PF-SEAT).
+"""A table: who sits where, and the game played there (PF-ROOM, PF-SEAT, PF-CONN, PF-BOT).
 
 The table is the aggregate behind one event stream. Its own commands create the table,
-seat players and start play; every other command goes to the game's decider. Folding a
-table's stream from its first event rebuilds everything: seats, options and the game.
+seat players, start play and record who is at the table (presence); every other command
+goes to the game's decider. Folding a table's stream from its first event rebuilds
+everything: seats, presence, options and the game.
+
+Presence never touches the game: a seat that is away, or played by a bot, keeps its hand,
+team and score, and no presence event can re-deal, cancel or re-score (PF-CONN-1, PF-CONN-5,
+PF-BOT-2). A human seat is "here" until the gateway records that its last connection
+dropped ("away", PF-CONN-2); after 60 s away the clock hands it to a bot ("bot", PF-CONN-3)
+and a deliberate Leave does so at once (PF-CONN-4), at free tables only (PF-BOT-1; at a coin
+table an absent seat stays "away" and the clock's automatic actions play it, PF-BOT-3).
+A replaced player who comes back is "returning" until the next turn boundary, when the
+system gives the seat back ("here"). That follows the issue that asked for this feature;
+PF-BOT-5 (AMB-6) says a replaced player may not retake his seat during the match.
 """
 
 from __future__ import annotations
@@ -19,22 +30,42 @@ from engine.banakil.options import BanakilOptions
 from engine.errors import RuleViolation
 
 __all__ = [
+    "TABLE_EVENTS",
     "AnyCommand",
     "AnyEvent",
     "CreateTable",
+    "Disconnect",
+    "Leave",
+    "Reconnect",
+    "ReplaceWithBot",
+    "ReturnSeat",
+    "SeatDisconnected",
     "SeatInfo",
+    "SeatKind",
+    "SeatPresence",
+    "SeatReconnected",
+    "SeatReplacedByBot",
+    "SeatReturned",
     "SeatTaken",
     "StartTable",
     "TableCreated",
     "TableStarted",
     "TableState",
     "TakeSeat",
+    "bots_may_sit",
     "decide",
     "evolve",
+    "humans_present",
     "new_table",
+    "played_by_bot",
 ]
 
 SeatKind = Literal["human", "bot"]
+# here: the player plays; away: his connection dropped (the clock acts for him);
+# bot: a bot plays for him; returning: he is back and takes the seat at the next turn
+# boundary (the bot still plays until then).
+SeatPresence = Literal["here", "away", "bot", "returning"]
+_SYSTEM = 0
 
 
 class _Cmd(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
@@ -62,6 +93,35 @@ class StartTable(_Cmd, frozen=True):
     """The host starts play once every human seat is taken (PF-ROOM-4: options freeze)."""
 
 
+class Disconnect(_Cmd, frozen=True):
+    """System (the gateway): the last connection of `seat` dropped (PF-CONN-1/2)."""
+
+    seat: int
+
+
+class Reconnect(_Cmd, frozen=True):
+    """System (the gateway): `seat` is connected again (PF-CONN-2; a replaced player is
+    then back for the next turn boundary)."""
+
+    seat: int
+
+
+class ReplaceWithBot(_Cmd, frozen=True):
+    """System (the clock): `seat` stayed away for the reconnect grace (PF-CONN-3)."""
+
+    seat: int
+
+
+class Leave(_Cmd, frozen=True):
+    """The seat's own player leaves on purpose (PF-CONN-4)."""
+
+
+class ReturnSeat(_Cmd, frozen=True):
+    """System: give a returning player his seat back, at a turn boundary."""
+
+    seat: int
+
+
 class TableCreated(_Evt, frozen=True):
     table_id: str
     game: str
@@ -79,9 +139,27 @@ class TableStarted(_Evt, frozen=True):
     pass
 
 
+class SeatDisconnected(_Evt, frozen=True):
+    seat: int
+
+
+class SeatReconnected(_Evt, frozen=True):
+    seat: int
+
+
+class SeatReplacedByBot(_Evt, frozen=True):
+    seat: int
+    reason: Literal["timeout", "left"]
+
+
+class SeatReturned(_Evt, frozen=True):
+    seat: int
+
+
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     kind: SeatKind
     player: str | None = None
+    presence: SeatPresence = "here"  # for a human seat; a bot seat is always "here"
 
 
 class TableState(msgspec.Struct, frozen=True, kw_only=True):
@@ -93,13 +171,61 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     game_state: banakil.State | None = None
 
 
-AnyCommand = CreateTable | TakeSeat | StartTable | GameCommand
-AnyEvent = TableCreated | SeatTaken | TableStarted | GameEvent
-_TABLE_EVENTS = (TableCreated, SeatTaken, TableStarted)
+AnyCommand = (
+    CreateTable
+    | TakeSeat
+    | StartTable
+    | Disconnect
+    | Reconnect
+    | ReplaceWithBot
+    | Leave
+    | ReturnSeat
+    | GameCommand
+)
+AnyEvent = (
+    TableCreated
+    | SeatTaken
+    | TableStarted
+    | SeatDisconnected
+    | SeatReconnected
+    | SeatReplacedByBot
+    | SeatReturned
+    | GameEvent
+)
+# The table's own events (everything else is the game's): a deal record skips them.
+TABLE_EVENTS = (
+    TableCreated,
+    SeatTaken,
+    TableStarted,
+    SeatDisconnected,
+    SeatReconnected,
+    SeatReplacedByBot,
+    SeatReturned,
+)
+_PRESENCE_COMMANDS = (Disconnect, Reconnect, ReplaceWithBot, Leave, ReturnSeat)
 
 
 def new_table(table_id: str) -> TableState:
     return TableState(table_id=table_id)
+
+
+def played_by_bot(state: TableState, seat: int) -> bool:
+    """A bot plays `seat` now: a bot seat, or a player's seat handed to a bot."""
+    if not 1 <= seat <= len(state.seats):
+        return False
+    info = state.seats[seat - 1]
+    return info.kind == "bot" or info.presence in ("bot", "returning")
+
+
+def humans_present(state: TableState) -> bool:
+    """Some human seat is played by its own, connected player."""
+    return any(s.kind == "human" and s.presence == "here" for s in state.seats)
+
+
+def bots_may_sit(state: TableState) -> bool:
+    """PF-BOT-1, PF-FREE-1: bots only at free tables that allow them."""
+    game = state.game_state
+    return game is not None and game.options.table_kind == "free" and game.options.bots_allowed
 
 
 def decide(state: TableState, seat: int, command: Any) -> tuple[AnyEvent, ...]:
@@ -145,13 +271,81 @@ def decide(state: TableState, seat: int, command: Any) -> tuple[AnyEvent, ...]:
             if empty:
                 raise RuleViolation("seats_empty", "PF-ROOM-5", f"seats {empty} are still free")
             return (TableStarted(),)
+    if isinstance(command, _PRESENCE_COMMANDS):
+        return _presence(state, seat, command)
     if state.status != "playing" or state.game_state is None:
         raise RuleViolation("not_playing", "PF-ROOM-4", "the table is not in play")
     return banakil.decide(state.game_state, seat, command)
 
 
+def _presence(
+    state: TableState,
+    seat: int,
+    command: Disconnect | Reconnect | ReplaceWithBot | Leave | ReturnSeat,
+) -> tuple[AnyEvent, ...]:
+    """PF-CONN-1..5, PF-BOT-1..3: presence changes; none of them touches the game."""
+    if isinstance(command, Leave):
+        target = seat
+        if seat == _SYSTEM:
+            raise RuleViolation("not_a_seat", "PF-CONN-4", "a player leaves his own seat")
+    else:
+        target = command.seat
+        if seat != _SYSTEM:
+            raise RuleViolation("system_only", "PF-CONN-1", "presence is recorded by the system")
+    playing_only = isinstance(command, ReplaceWithBot | Leave | ReturnSeat)
+    if state.status != "playing" and (playing_only or state.status != "open"):
+        raise RuleViolation("not_playing", "PF-CONN-1", "the table is not in play")
+    info = state.seats[target - 1] if 1 <= target <= len(state.seats) else None
+    if info is None or info.kind != "human" or info.player is None:
+        raise RuleViolation("not_a_player_seat", "PF-CONN-1", f"seat {target} has no player")
+    presence = info.presence
+    match command:
+        case Disconnect():
+            if presence in ("here", "returning"):
+                return (SeatDisconnected(seat=target),)
+            raise RuleViolation("already_away", "PF-CONN-1", f"seat {target} is already away")
+        case Reconnect():
+            if presence in ("away", "bot"):
+                return (SeatReconnected(seat=target),)
+            raise RuleViolation("not_away", "PF-CONN-2", f"seat {target} is not away")
+        case ReplaceWithBot():
+            if presence != "away":
+                raise RuleViolation("not_away", "PF-CONN-3", f"seat {target} is not away")
+            if not bots_may_sit(state):
+                raise RuleViolation("no_bots_here", "PF-BOT-3", "no bot takes a seat at this table")
+            return (SeatReplacedByBot(seat=target, reason="timeout"),)
+        case Leave():
+            if presence == "bot":
+                raise RuleViolation(
+                    "already_replaced", "PF-CONN-4", "a bot already plays this seat"
+                )
+            if bots_may_sit(state):
+                return (SeatReplacedByBot(seat=target, reason="left"),)
+            if presence == "here":  # PF-BOT-3: the automatic actions play the seat
+                return (SeatDisconnected(seat=target),)
+            raise RuleViolation("already_away", "PF-BOT-3", f"seat {target} is already away")
+        case ReturnSeat():
+            if presence != "returning":
+                raise RuleViolation("not_returning", "PF-CONN-2", f"seat {target} is not back")
+            game = state.game_state
+            if game is not None and game.phase == "play" and game.turn == target:
+                raise RuleViolation(
+                    "mid_turn", "PF-CONN-2", "the seat is given back once its turn is over"
+                )
+            return (SeatReturned(seat=target),)
+    raise AssertionError(f"unknown presence command {command!r}")  # pragma: no cover
+
+
+_PRESENCE_AFTER: dict[tuple[type, str], SeatPresence] = {
+    (SeatDisconnected, "here"): "away",
+    (SeatDisconnected, "returning"): "bot",
+    (SeatReconnected, "away"): "here",
+    (SeatReconnected, "bot"): "returning",
+}
+
+
 def evolve(state: TableState, event: AnyEvent) -> TableState:
-    if not isinstance(event, _TABLE_EVENTS):
+    if not isinstance(event, TABLE_EVENTS):
         assert state.game_state is not None
         game_state = banakil.evolve(state.game_state, event)
         status = "finished" if game_state.phase == "over" else state.status
@@ -172,4 +366,18 @@ def evolve(state: TableState, event: AnyEvent) -> TableState:
             return replace(state, seats=tuple(infos))
         case TableStarted():
             return replace(state, status="playing")
+        case SeatDisconnected(seat=seat) | SeatReconnected(seat=seat):
+            info = state.seats[seat - 1]
+            presence = _PRESENCE_AFTER.get((type(event), info.presence), info.presence)
+            return _seat(state, seat, replace(info, presence=presence))
+        case SeatReplacedByBot(seat=seat):
+            return _seat(state, seat, replace(state.seats[seat - 1], presence="bot"))
+        case SeatReturned(seat=seat):
+            return _seat(state, seat, replace(state.seats[seat - 1], presence="here"))
     raise AssertionError(f"unknown event {event!r}")  # pragma: no cover
+
+
+def _seat(state: TableState, seat: int, info: SeatInfo) -> TableState:
+    infos = list(state.seats)
+    infos[seat - 1] = info
+    return replace(state, seats=tuple(infos))

@@ -18,12 +18,12 @@ from typing import Literal
 import msgspec
 from msgspec.structs import replace
 
-from engine import banakil
-from engine.banakil.decide import decide
-from engine.banakil.evolve import evolve
+from engine import banakil, fair
+from engine.banakil.decide import decide_fold
 from engine.banakil.messages import (
     CardDrawn,
     CardsDealt,
+    ClientSeedSent,
     DealScored,
     DeckCut,
     Event,
@@ -51,6 +51,7 @@ CHECKS: tuple[CheckName, ...] = (
 )
 _CHECK_OF: dict[type, CheckName] = {
     SeedCommitted: "commitment",
+    ClientSeedSent: "deck",  # the seats' seeds are part of the shuffle's input
     SeedRevealed: "commitment",
     CardsDealt: "deck",
     DeckCut: "deck",
@@ -117,11 +118,11 @@ def verify_record(record: Record) -> Verdict:
 
 
 def _verify_deal(number: int, deal: DealRecord, state: State) -> tuple[DealVerdict, State]:
-    recorded = list(deal.events or ())
+    recorded = deal.events
     secret = deal.seed.secret if deal.seed else None
-    commitment = next((e.commitment for e in recorded if isinstance(e, SeedCommitted)), None)
+    commitment = next((e.commitment for e in recorded or () if isinstance(e, SeedCommitted)), None)
     failed: dict[CheckName, Check] = {}
-    if secret is not None:
+    if secret is not None and recorded is not None:
         digest = hashlib.sha256(bytes.fromhex(secret)).hexdigest()
         if commitment != digest:
             failed["commitment"] = Check(
@@ -135,7 +136,7 @@ def _verify_deal(number: int, deal: DealRecord, state: State) -> tuple[DealVerdi
     steps = [*opening(deal, state), *((s.seat, s.command) for s in deal.commands)]
     for i, (seat, command) in enumerate(steps):
         try:
-            events = decide(state, seat, command)
+            events, after = decide_fold(state, seat, command)
         except RuleViolation as exc:
             refused = Check(
                 name="commands",
@@ -144,15 +145,31 @@ def _verify_deal(number: int, deal: DealRecord, state: State) -> tuple[DealVerdi
                 f"by the rules: {exc.code} [{exc.rule_id}] {exc.message}",
             )
             break
-        for event in events:
-            state = evolve(state, event)
-        expected.extend(events)
-    difference = _first_difference(expected, recorded) if deal.events is not None else None
+        state = after
+        expected += events
+    seeds = _seeds_check(deal, expected)
+    if seeds is not None:
+        failed["deck"] = seeds
+    difference = None
+    if recorded is not None:
+        difference = _first_difference(expected, recorded)
+        if refused is not None and difference is not None and difference.index >= len(expected):
+            difference = None  # the log goes on where the replay had to stop: that command
+    if refused is not None and (
+        "commitment" in failed or (difference is not None and difference.index < len(expected))
+    ):
+        refused = None  # the log already differs earlier: the refusal only follows from that
     if difference is not None:
-        name = _check_for(difference)
+        how = _how(difference, expected, recorded or ())
+        name = _check_for(difference, how)
         failed.setdefault(
             name,
-            Check(name=name, status="fail", detail=_explain(difference), difference=difference),
+            Check(
+                name=name,
+                status="fail",
+                detail=_explain(difference, how),
+                difference=difference,
+            ),
         )
     if refused is not None:
         failed.setdefault("commands", refused)
@@ -164,11 +181,34 @@ def _verify_deal(number: int, deal: DealRecord, state: State) -> tuple[DealVerdi
         for name in CHECKS
     )
     passed = not failed
+    if recorded is None and deal.seed is not None:
+        commitment = next((e.commitment for e in expected if isinstance(e, SeedCommitted)), None)
     return (
         DealVerdict(
             deal=number, passed=passed, commitment=commitment, secret=secret, checks=checks
         ),
         state,
+    )
+
+
+def _seeds_check(deal: DealRecord, expected: Sequence[Event]) -> Check | None:
+    """A record that lists client seeds must list the seeds the deal was shuffled with (a
+    record from a table sends them as commands; the list is what a reader is shown)."""
+    if deal.seed is None or not deal.seed.client_seeds:
+        return None
+    dealt = next((e for e in expected if isinstance(e, CardsDealt)), None)
+    if dealt is None:
+        return None
+    listed = list(deal.seed.client_seeds)
+    n = len(dealt.hands)
+    listed += [""] * (n - len(listed))
+    if fair.entropy(listed) == dealt.entropy:
+        return None
+    return Check(
+        name="deck",
+        status="fail",
+        detail=f"the record lists the client seeds {listed}, but the seats sent others: "
+        f"the deal was shuffled with E = {dealt.entropy}, not {fair.entropy(listed)}",
     )
 
 
@@ -178,31 +218,72 @@ def _canonical(event: Event) -> Event:
 
 
 def _first_difference(expected: Sequence[Event], recorded: Sequence[Event]) -> Difference | None:
-    for i in range(max(len(expected), len(recorded))):
-        want = _canonical(expected[i]) if i < len(expected) else None
-        got = _canonical(recorded[i]) if i < len(recorded) else None
-        if want != got:
-            return Difference(index=i, expected=want, recorded=got)
-    return None
+    # The usual answer first, compared in C: the commitment opens the log.
+    want, got = list(expected), list(recorded)
+    for events in (want, got):
+        if events and isinstance(events[0], SeedCommitted):
+            events[0] = _canonical(events[0])
+    if want == got:
+        return None
+    want = [_canonical(e) if isinstance(e, SeedCommitted) else e for e in want]
+    got = [_canonical(e) if isinstance(e, SeedCommitted) else e for e in got]
+    for i in range(max(len(want), len(got))):
+        w = want[i] if i < len(want) else None
+        g = got[i] if i < len(got) else None
+        if w != g:
+            return Difference(index=i, expected=w, recorded=g)
+    return None  # pragma: no cover - the lists differ somewhere
 
 
-def _check_for(difference: Difference) -> CheckName:
-    for event in (difference.expected, difference.recorded):
+def _check_for(difference: Difference, how: str) -> CheckName:
+    """The check a difference breaks: that of the event the rules give, for an event
+    missing from the log; of the recorded one, for an event that should not be there;
+    else of either (a command's own events are the "commands" check)."""
+    events: tuple[Event | None, ...] = (difference.expected, difference.recorded)
+    if how == "missing":
+        events = (difference.expected,)
+    elif how == "extra":
+        events = (difference.recorded,)
+    for event in events:
         if event is not None and type(event) in _CHECK_OF:
             return _CHECK_OF[type(event)]
     return "commands"
 
 
-def _explain(d: Difference) -> str:
+def _how(d: Difference, expected: Sequence[Event], recorded: Sequence[Event]) -> str:
+    """What the first difference looks like: "missing", "extra", "swapped" or "differs"."""
+    if d.recorded is None:
+        return "missing"
+    if d.expected is None:
+        return "extra"
+    i = d.index
+    want = [_canonical(e) for e in expected[i : i + 3]]
+    got = [_canonical(e) for e in recorded[i : i + 3]]
+    if len(want) >= 2 and len(got) >= 2 and want[:2] == got[1::-1]:
+        return "swapped"
+    if want[1:] and got[: len(want) - 1] == want[1:]:
+        return "missing"
+    if got[1:] and want[: len(got) - 1] == got[1:]:
+        return "extra"
+    return "differs"
+
+
+def _explain(d: Difference, how: str) -> str:
     def show(event: Event | None) -> str:
         return "nothing" if event is None else _JSON.encode(event).decode()
 
-    if d.recorded is None:
-        return f"event {d.index} is missing from the log: the rules produce {show(d.expected)}"
-    if d.expected is None:
-        return f"event {d.index} should not be there: {show(d.recorded)}"
+    i = d.index
+    if how == "missing":
+        return f"event {i} is missing from the log: the rules produce {show(d.expected)}"
+    if how == "extra":
+        return f"event {i} should not be there: {show(d.recorded)}"
+    if how == "swapped":
+        return (
+            f"events {i} and {i + 1} are in the wrong order: the log has {show(d.recorded)} "
+            f"first, the rules give {show(d.expected)} first"
+        )
     return (
-        f"event {d.index} differs: the log has {show(d.recorded)}, "
+        f"event {i} differs: the log has {show(d.recorded)}, "
         f"the seed and the rules give {show(d.expected)}"
     )
 
@@ -232,6 +313,15 @@ def _unfailed(
             return Check(
                 name=name, status="unchecked", detail="not checked: the log differs earlier"
             )
+    if name == "commitment" and deal.seed is not None and deal.events is None:
+        seeded = next((e for e in expected if isinstance(e, SeedCommitted)), None)
+        shown = seeded.commitment if seeded else "-"
+        return Check(
+            name=name,
+            status="unchecked",
+            detail=f"no recorded log to compare: the seed's commitment is {shown}; compare it "
+            "with the one shown before the deal",
+        )
     detail = _PASSED[name]
     if deal.events is None and name != "commitment":
         detail += " (no recorded log to compare: the commands alone were re-played)"

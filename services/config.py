@@ -9,7 +9,16 @@
 | SAHRA_DATA_DIR | .sahra | where `sahra up` keeps the embedded servers' data |
 | SAHRA_TOKEN_SECRET | random per process | HMAC key of seat tokens; replicas must share it |
 | SAHRA_ALLOW_STACKED_DECKS | off | tests and tutorials only: a new table may name its first deck |
+| SAHRA_WS_DEFLATE | off | let WebSocket clients negotiate permessage-deflate (costs gateway CPU) |
 | SAHRA_MIGRATIONS_DIR | migrations/ of the checkout | the SQL files `sahra migrate` applies |
+| SAHRA_SEED_KEY | `seed.key` in the data dir | 64 hex: seals deal secrets at rest (see below) |
+| SAHRA_SEED_WINDOW_SECONDS | 3 | the seats' time for client seeds before a deal (0: none) |
+| SAHRA_CUT_SECONDS | 15 | the `classic` host's time to cut before the system cuts (PF-CUT-2/3) |
+
+SAHRA_SEED_KEY seals each deal's secret in the store until the deal reveals it
+(docs/fairness.md, "In the service"). Without it, `sahra up` and `sahra serve gateway`
+make a key file in the data dir on first start and log its fingerprint; every gateway of
+one database needs the same key for as long as the database lives.
 
 A bad value is reported in one sentence and the process exits with status 2; reaching a
 server has a short timeout, so a wrong URL fails fast instead of hanging.
@@ -31,6 +40,7 @@ __all__ = [
     "add_arguments",
     "check_nats",
     "check_postgres",
+    "load_seed_settings",
     "settings_from",
 ]
 
@@ -113,6 +123,21 @@ async def check_nats(url: str) -> None:
         raise ConfigError(f"NATS at {url} has no JetStream: {_reason(exc)}") from None
     finally:
         await nc.close()
+
+
+def load_seed_settings(data_dir: Path) -> None:
+    """Check the seed window and cut times, and install this process's seed key (from
+    SAHRA_SEED_KEY, else the data directory's key file, made on first use)."""
+    from services.gateway import sealing
+    from services.gateway.seeds import SeedTiming
+
+    try:
+        SeedTiming.from_env()
+        sealing.install_key(sealing.load_key(data_dir))
+    except ValueError as exc:  # SealError is one
+        raise ConfigError(str(exc)) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot keep the seed key in {data_dir}: {exc}") from None
 
 
 def fail(message: str) -> int:

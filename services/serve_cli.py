@@ -38,6 +38,10 @@ def _gateway(args: argparse.Namespace) -> int:
     except config.ConfigError as error:
         return config.fail(str(error))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        config.load_seed_settings(settings.data_dir.resolve())
+    except config.ConfigError as error:
+        return config.fail(str(error))
     from services.gateway.serve import serve_gateway
 
     logging.getLogger("sahra").info(

@@ -33,6 +33,7 @@ def _up(args: argparse.Namespace) -> int:
     logging.getLogger("pgserver").setLevel(logging.WARNING)  # it logs every pg_ctl call
     try:
         settings = config.settings_from(args)
+        config.load_seed_settings(settings.data_dir.resolve())
         with contextlib.ExitStack() as servers:
             database_url, nats_url = _servers(settings, servers)
             try:

@@ -16,6 +16,14 @@ import pytest
 
 from services.infra import embedded_nats, embedded_postgres
 
+# The service's clocks and keys for every test and every process a test starts (they
+# inherit the environment); a test that needs other values passes them explicitly.
+# No client seed window: a seeded deal is dealt at once, as before seeds had a window.
+os.environ.setdefault("SAHRA_SEED_WINDOW_SECONDS", "0")
+# One seed key for all of them, so that a second gateway process can open what the first
+# sealed (and no process writes a key file into the working directory).
+os.environ.setdefault("SAHRA_SEED_KEY", "5e" * 32)
+
 
 def _docker_answers() -> bool:
     if not (os.environ.get("DOCKER_HOST") or Path("/var/run/docker.sock").exists()):

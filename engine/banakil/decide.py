@@ -57,20 +57,69 @@ from engine.banakil.state import State, TableMeld, team_of
 from engine.cards import RANK, Card, face, parse_card, stack_deck
 from engine.errors import RuleViolation
 
-__all__ = ["decide", "needs_cut"]
+__all__ = ["decide", "decide_fold", "needs_cut"]
 
 _HAND = 18  # BK-DEAL-2
 SYSTEM = 0
 
+_BEFORE_PLAY = frozenset({CommitSeed, StackDeck, SendClientSeed, Deal, Cut})
+# The events of a command, the state after the first `n` of them (the rules fold some while
+# checking a command), and `n`.
+_Folded = tuple[tuple[Event, ...], State, int]
+
 
 def decide(state: State, seat: int, command: Command) -> tuple[Event, ...]:
+    return _decide(state, seat, command)[0]
+
+
+def decide_fold(state: State, seat: int, command: Command) -> tuple[tuple[Event, ...], State]:
+    """`decide`, and the state after its events: exactly `fold(events, state)`, without
+    applying again the events the rules already applied to check the command (a replay
+    or an audit needs both)."""
+    events, known, done = _decide(state, seat, command)
+    for event in events[done:]:
+        known = evolve(known, event)
+    return events, known
+
+
+def _decide(state: State, seat: int, command: Command) -> _Folded:
     if not 0 <= seat <= state.seats:
         raise RuleViolation("bad_seat", "BK-PLAY-1", f"there is no seat {seat} at this table")
     if state.phase == "over":
         raise RuleViolation("match_over", "BK-WIN-1", "the match is over")
+    if type(command) in _BEFORE_PLAY:
+        return _before_play(state, seat, command)
+    _need_phase(state, "play", "no deal is being played")
+    if isinstance(command, Timeout):
+        return _timeout(state, seat, command), state, 0
+    if seat != state.turn:
+        raise RuleViolation("not_your_turn", "BK-TURN-6", f"it is seat {state.turn}'s turn")
+    if state.window and not isinstance(command, Discard):
+        raise RuleViolation(
+            "discard_only", "PF-TIMER-6", "the time is up: only a discard is accepted now"
+        )
+    match command:  # the most frequent first
+        case Discard(card=text):
+            return _discard(state, seat, text)
+        case Draw():
+            _may_draw(state)
+            return (CardDrawn(seat=seat, card=state.stock[0]),), state, 0
+        case Meld() | LayOff() | ExchangeJoker() | MoveWild():
+            return _play(state, seat, (command,), ())
+        case TakeGround():
+            return _take_ground(state, seat, command)
+        case Play(actions=actions):
+            if not actions:
+                raise RuleViolation("empty_play", "BK-TURN-1", "a play needs at least one action")
+            return _play(state, seat, actions, ())
+    raise RuleViolation("unknown_command", "", f"{type(command).__name__} is not a Banakil command")
+
+
+def _before_play(state: State, seat: int, command: Command) -> _Folded:
+    """Seeding, the seats' seeds, dealing and the cut."""
     match command:
         case CommitSeed() | StackDeck():
-            return _seed(state, seat, command)
+            return _seed(state, seat, command), state, 0
         case SendClientSeed(seed=seed):
             _need_phase(
                 state, "seeded", "client seeds are sent between the commitment and the deal"
@@ -78,39 +127,16 @@ def decide(state: State, seat: int, command: Command) -> tuple[Event, ...]:
             if seat == SYSTEM:
                 raise RuleViolation("not_a_seat", "PF-AMB-12", "a client seed comes from a seat")
             fair.entropy([seed])
-            return (ClientSeedSent(seat=seat, seed=seed),)
+            return (ClientSeedSent(seat=seat, seed=seed),), state, 0
         case Deal():
             _system(seat)
             _need_phase(state, "seeded", "the deal needs a committed seed first")
             if needs_cut(state):
                 raise RuleViolation("awaiting_cut", "PF-CUT-1", "the host cuts before this deal")
-            return (_deal(state, _deck(state), None),)
+            return (_deal(state, _deck(state), None),), state, 0
         case Cut(position=position):
-            return _cut(state, seat, position)
-    _need_phase(state, "play", "no deal is being played")
-    if isinstance(command, Timeout):
-        return _timeout(state, seat, command)
-    if seat != state.turn:
-        raise RuleViolation("not_your_turn", "BK-TURN-6", f"it is seat {state.turn}'s turn")
-    if state.window and not isinstance(command, Discard):
-        raise RuleViolation(
-            "discard_only", "PF-TIMER-6", "the time is up: only a discard is accepted now"
-        )
-    match command:
-        case Draw():
-            _may_draw(state)
-            return (CardDrawn(seat=seat, card=state.stock[0]),)
-        case TakeGround():
-            return _take_ground(state, seat, command)
-        case Meld() | LayOff() | ExchangeJoker() | MoveWild():
-            return _play(state, seat, (command,), ())
-        case Play(actions=actions):
-            if not actions:
-                raise RuleViolation("empty_play", "BK-TURN-1", "a play needs at least one action")
-            return _play(state, seat, actions, ())
-        case Discard(card=text):
-            return _discard(state, seat, text)
-    raise RuleViolation("unknown_command", "", f"{type(command).__name__} is not a Banakil command")
+            return _cut(state, seat, position), state, 0
+    raise AssertionError(f"not a command before play: {command!r}")  # pragma: no cover
 
 
 def _timeout(state: State, seat: int, command: Timeout) -> tuple[Event, ...]:
@@ -248,7 +274,7 @@ def _may_draw(state: State) -> None:
         raise RuleViolation("already_drawn", "BK-TURN-2", "one draw per turn")
 
 
-def _take_ground(state: State, seat: int, command: TakeGround) -> tuple[Event, ...]:
+def _take_ground(state: State, seat: int, command: TakeGround) -> _Folded:
     _may_draw(state)
     ground = state.ground
     if not ground:
@@ -271,23 +297,29 @@ def _take_ground(state: State, seat: int, command: TakeGround) -> tuple[Event, .
             "the ground card is taken only with the table actions that lay it",
         )
     after = evolve(state, first)
-    if top_only:  # BK-DRAW-S2: a face in the actions names the taken copy before a twin
-        hands = list(after.hands)
-        hands[seat - 1] = (*taken, *state.hands[seat - 1])
-        after = replace(after, hands=tuple(hands))
-    return _play(after, seat, command.actions, (first,), taken if top_only else ())
+    if not top_only:
+        return _play(after, seat, command.actions, (first,))
+    # BK-DRAW-S2: a face in the actions names the taken copy before a twin. The rules then
+    # check the actions on a hand in another order than the fold's: nothing is known.
+    hands = list(after.hands)
+    hands[seat - 1] = (*taken, *state.hands[seat - 1])
+    after = replace(after, hands=tuple(hands))
+    return _play(after, seat, command.actions, (first,), taken)[0], state, 0
 
 
 def _resolve(hand: Sequence[Card], texts: Sequence[str], used: set[Card]) -> tuple[Card, ...]:
     """Cards named by face or identity → identities in the hand (each copy used once)."""
     out: list[Card] = []
     for text in texts:
-        name = text if text in RANK else parse_card(text)  # identities skip the parser
-        exact = "#" in name
-        pick = next(
-            (c for c in hand if c not in used and (c == name if exact else face(c) == name)),
-            None,
-        )
+        if text in RANK:  # an identity (7H#2): one copy, found without a scan in Python
+            pick = text if text in hand and text not in used else None
+        else:
+            name = parse_card(text)
+            exact = "#" in name
+            pick = next(
+                (c for c in hand if c not in used and (c == name if exact else face(c) == name)),
+                None,
+            )
         if pick is None:
             raise RuleViolation("card_not_in_hand", "BK-TURN-1", f"{text} is not in your hand")
         used.add(pick)
@@ -359,7 +391,8 @@ def _play(
     actions: Sequence[TableAction],
     before: tuple[Event, ...],
     must_lay: tuple[Card, ...] = (),
-) -> tuple[Event, ...]:
+) -> _Folded:
+    """The events of the table actions; `state` is the table with `before` applied."""
     if not state.drawn:
         raise RuleViolation("draw_first", "BK-TURN-2", "draw before melding")
     events = list(before)
@@ -381,20 +414,21 @@ def _play(
             "BK-JOKER-S1",
             "a freed joker must be melded again in this command",
         )
+    done = len(events)
     if not hand:  # BK-TURN-5, BK-END-1
         events.extend(_end_deal(state, "went_out", seat))
-    return tuple(events)
+    return tuple(events), state, done
 
 
-def _discard(state: State, seat: int, text: str) -> tuple[Event, ...]:
+def _discard(state: State, seat: int, text: str) -> _Folded:
     if not state.drawn:
         raise RuleViolation("draw_first", "BK-TURN-2", "draw before discarding")
     (card,) = _resolve(state.hands[seat - 1], (text,), set())
     event = CardDiscarded(seat=seat, card=card)
     after = evolve(state, event)
     if not after.hands[seat - 1]:  # BK-END-1: out by discarding the last card
-        return (event, *_end_deal(after, "went_out", seat))
-    return (event, *_turn_start(after))
+        return (event, *_end_deal(after, "went_out", seat)), after, 1
+    return (event, *_turn_start(after)), after, 1
 
 
 def _turn_start(state: State) -> tuple[Event, ...]:

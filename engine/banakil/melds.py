@@ -7,7 +7,7 @@ checked by rebuilding the meld from positions and validating it whole (BK-TEAM-4
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from engine.banakil.messages import Placed
 from engine.banakil.options import BanakilOptions
@@ -31,8 +31,11 @@ def _bad(code: str, rule: str, message: str) -> RuleViolation:
     return RuleViolation(code, rule, message)
 
 
+_POS_FACE = {(pos, suit): f"{RANKS[(pos - 1) % 13]}{suit}" for pos in range(15) for suit in SUITS}
+
+
 def _pos_face(pos: int, suit: str) -> str:
-    return f"{RANKS[(pos - 1) % 13]}{suit}"
+    return _POS_FACE.get((pos, suit)) or f"{RANKS[(pos - 1) % 13]}{suit}"
 
 
 def _is_sub_in_run(card: Card, pos: int, suit: str) -> bool:
@@ -82,7 +85,7 @@ def _check_run(slots: dict[int, Placed], suit: str, opts: BanakilOptions) -> tup
             if r != pos and not (r == 1 and pos == 14):
                 raise _bad("run_not_consecutive", "BK-MELD-2", f"{face(c)} is out of place")
             real += 1
-        out.append(Placed(c, p.seat, _pos_face(pos, suit)))
+        out.append(Placed(c, p.seat, _POS_FACE[pos, suit]))
     _check_limits(jokers, twos, real, opts)
     return tuple(out)
 
@@ -175,33 +178,38 @@ def new_meld(
     kind = kind or infer_kind(cards)
     if kind == "set":
         return "set", _check_set([Placed(c, seat, "") for c in cards], opts)
-    listed = list(cards)
+    first_error: RuleViolation | None = None
+    for seq, suit, start in _run_candidates(list(cards)):
+        slots = {start + i: Placed(c, seat, "") for i, c in enumerate(seq)}
+        try:
+            return "run", _check_run(slots, suit, opts)
+        except RuleViolation as exc:
+            first_error = first_error or exc
+    if first_error is None:
+        raise _bad("too_few_real_cards", "BK-WILD-C1", "a meld needs a real card")
+    raise first_error
+
+
+def _run_candidates(listed: list[Card]) -> Iterator[tuple[list[Card], str, int]]:
+    """The readings of a new run, likeliest first: (cards low to high, suit, position of
+    the first card). Made one at a time: the first one is nearly always the run."""
     plain = [i for i, c in enumerate(listed) if RANK[c] not in (0, 2)]
     orders = [listed]
     if len(plain) >= 2:  # either direction; an ace-high run (Q K A) ends on a "low" rank
         orders.append(listed[::-1])
         if _plain_rank(listed[plain[0]]) > _plain_rank(listed[plain[-1]]):
             orders.reverse()
-    candidates: list[tuple[list[Card], str, int]] = []
     for seq in orders:
-        plain = [i for i, c in enumerate(seq) if RANK[c] not in (0, 2)]
-        if plain:
-            c0 = seq[plain[0]]
-            starts = [1 - plain[0], 14 - plain[0]] if RANK[c0] == 1 else [RANK[c0] - plain[0]]
-            candidates += [(seq, SUIT[c0], s) for s in starts]
+        real = plain if seq is listed else [i for i, c in enumerate(seq) if RANK[c] not in (0, 2)]
+        if real:
+            c0 = seq[real[0]]
+            starts = [1 - real[0], 14 - real[0]] if RANK[c0] == 1 else [RANK[c0] - real[0]]
+            for start in starts:
+                yield seq, SUIT[c0], start
         else:
-            candidates += [(seq, SUIT[c], 2 - i) for i, c in enumerate(seq) if RANK[c] == 2]
-    if not candidates:
-        raise _bad("too_few_real_cards", "BK-WILD-C1", "a meld needs a real card")
-    first_error: RuleViolation | None = None
-    for seq, suit, start in candidates:
-        slots = {start + i: Placed(c, seat, "") for i, c in enumerate(seq)}
-        try:
-            return "run", _check_run(slots, suit, opts)
-        except RuleViolation as exc:
-            first_error = first_error or exc
-    assert first_error is not None
-    raise first_error
+            for i, c in enumerate(seq):
+                if RANK[c] == 2:
+                    yield seq, SUIT[c], 2 - i
 
 
 def _plain_rank(card: Card) -> int:

@@ -1,8 +1,12 @@
 """The bus on NATS JetStream: one stream `SAHRA` capturing `sahra.table.>`.
 
-Publishing is `js.publish` with `Nats-Msg-Id = <stream_id>:<version>`, awaiting the
-PubAck one event at a time so the stream holds a table's events in the order given
-(a pipelined batch that failed half-way could store v3 without v2).
+Publishing sends every event of a batch with `Nats-Msg-Id = <stream_id>:<version>` first
+and then waits for all their PubAcks (one round trip per batch, not one per event). One
+connection delivers its messages to the server in the order sent, so the stream holds a
+table's events in the order given. Only a failure half-way (an ack lost in a leader change,
+say) can leave v3 stored without v2; then `publish` raises BusError, publishing the batch
+again is safe (JetStream drops the copies), and subscribers cope meanwhile: a version past
+the next one makes them read the store (see services/bus/port.py).
 
 Subscriptions are JetStream ordered consumers (ephemeral, in-memory, flow-controlled,
 `deliver_policy=new`) filtered on the one table's subject, rather than core NATS
@@ -23,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
@@ -51,6 +56,9 @@ STREAM = "SAHRA"
 
 _log = logging.getLogger(__name__)
 _MSG_ID = "Nats-Msg-Id"
+_EXPECTED_STREAM = "Nats-Expected-Stream"
+_STATUS = "Status"
+_NO_RESPONDERS = "503"
 _STREAM_NAME_IN_USE = 10058  # JetStream err_code: same name, different configuration
 
 
@@ -68,12 +76,20 @@ class NatsSubscription:
 
 class NatsBus:
     def __init__(
-        self, nc: NatsClient, js: JetStreamContext, stream: str, state: _ConnectionState
+        self,
+        nc: NatsClient,
+        js: JetStreamContext,
+        stream: str,
+        state: _ConnectionState,
+        timeout: float = 5.0,
     ) -> None:
         self._nc = nc
         self._js = js
         self._stream = stream
         self._state = state
+        self._timeout = timeout
+        self._acks: _Acks | None = None  # made on the first publish
+        self._acks_lock = asyncio.Lock()
 
     @classmethod
     async def connect(
@@ -139,26 +155,49 @@ class NatsBus:
             await nc.close()
             raise BusError(f"JetStream at {_redact(url)} failed: {_describe(e)}") from None
         state.connected = True  # from now on, connection trouble is worth a log line
-        return cls(nc, js, stream, state)
+        return cls(nc, js, stream, state, timeout)
 
     async def publish(self, events: Sequence[StoredEvent]) -> PublishResult:
+        # Validated before anything is sent: a bad stream id publishes nothing.
+        subjects = [subject_for(event.stream_id) for event in events]
+        if not events:
+            return PublishResult()
+        acks = self._acks or await self._start_acks()
+        keys = [message_id(event.stream_id, event.version) for event in events]
+        waiting: list[tuple[str, asyncio.Future[bool]]] = []
+        try:
+            for event, subject, key in zip(events, subjects, keys, strict=True):
+                waiting.append(await acks.publish(subject, encode_event(event), key, self._stream))
+        except (nats.errors.Error, OSError, TimeoutError) as e:
+            acks.forget(waiting)
+            raise BusError(f"publish of {keys[len(waiting)]} not confirmed: {_describe(e)}") from e
+        try:
+            await asyncio.wait([ack for _, ack in waiting], timeout=self._timeout)
+        finally:
+            acks.forget(waiting)  # the ones still unanswered: never awaited again
         stored = duplicates = 0
-        for event in events:
-            key = message_id(event.stream_id, event.version)
-            try:
-                ack = await self._js.publish(
-                    subject_for(event.stream_id),
-                    encode_event(event),
-                    stream=self._stream,  # fail loudly if another stream captured it
-                    headers={_MSG_ID: key},
-                )
-            except (nats.errors.Error, OSError, TimeoutError) as e:
-                raise BusError(f"publish of {key} not confirmed: {_describe(e)}") from e
-            if ack.duplicate:
+        failed: tuple[str, BaseException] | None = None
+        for key, (_, ack) in zip(keys, waiting, strict=True):
+            error = TimeoutError("no ack in time") if ack.cancelled() else ack.exception()
+            if error is not None:
+                failed = failed or (key, error)
+            elif ack.result():
                 duplicates += 1
             else:
                 stored += 1
+        if failed is not None:
+            key, error = failed
+            raise BusError(f"publish of {key} not confirmed: {_describe(error)}") from error
         return PublishResult(stored=stored, duplicates=duplicates)
+
+    async def _start_acks(self) -> _Acks:
+        async with self._acks_lock:  # one inbox subscription, however many publish at once
+            if self._acks is None:
+                try:
+                    self._acks = await _Acks.start(self._nc)
+                except (nats.errors.Error, OSError, TimeoutError) as e:
+                    raise BusError(f"cannot wait for publish acks: {_describe(e)}") from e
+            return self._acks
 
     async def subscribe(self, stream_id: str, handler: Handler) -> NatsSubscription:
         subject = subject_for(stream_id)
@@ -190,6 +229,78 @@ class NatsBus:
         self._state.connected = False
         if not self._nc.is_closed:
             await self._nc.close()
+
+
+class _Ack(msgspec.Struct):
+    """The parts of a JetStream PubAck (or its error) that matter here."""
+
+    duplicate: bool = False
+    error: dict[str, Any] | None = None
+
+
+_ack_decoder = msgspec.json.Decoder(_Ack)
+
+
+class _Acks:
+    """Pipelined JetStream publishes: each message carries a reply subject under one inbox
+    of ours, and the PubAcks that come back resolve a future per message (True: a
+    duplicate). Unlike one request per message, no timer or task per message; unlike
+    nats-py's `publish_async`, a message that could not be sent leaves nothing behind."""
+
+    def __init__(self, nc: NatsClient, prefix: str) -> None:
+        self._nc = nc
+        self._prefix = prefix
+        self._next = 0
+        self._waiting: dict[str, asyncio.Future[bool]] = {}
+
+    @classmethod
+    async def start(cls, nc: NatsClient) -> _Acks:
+        prefix = nc.new_inbox() + "."
+        acks = cls(nc, prefix)
+        await nc.subscribe(prefix + "*", cb=acks._on_reply)
+        return acks
+
+    async def publish(
+        self, subject: str, payload: bytes, key: str, stream: str
+    ) -> tuple[str, asyncio.Future[bool]]:
+        """Send one message; returns its reply token and the future of its ack."""
+        self._next += 1
+        token = str(self._next)
+        ack: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiting[token] = ack
+        headers = {_MSG_ID: key, _EXPECTED_STREAM: stream}  # fail loudly if another captured it
+        try:
+            await self._nc.publish(subject, payload, reply=self._prefix + token, headers=headers)
+        except BaseException:
+            del self._waiting[token]
+            raise
+        return token, ack
+
+    def forget(self, acks: list[tuple[str, asyncio.Future[bool]]]) -> None:
+        """Stop waiting for these acks (those not in yet are cancelled)."""
+        for token, ack in acks:
+            if not ack.done():
+                ack.cancel()
+            elif not ack.cancelled():
+                ack.exception()  # looked at: no "exception never retrieved" later
+            self._waiting.pop(token, None)
+
+    async def _on_reply(self, msg: Msg) -> None:
+        ack = self._waiting.pop(msg.subject[len(self._prefix) :], None)
+        if ack is None or ack.done():
+            return
+        if msg.headers and msg.headers.get(_STATUS) == _NO_RESPONDERS:
+            ack.set_exception(nats.js.errors.NoStreamResponseError())
+            return
+        try:
+            answer = _ack_decoder.decode(msg.data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            ack.set_exception(BusError(f"unreadable PubAck: {e}"))
+            return
+        if answer.error is not None:
+            ack.set_exception(nats.js.errors.APIError.from_error(answer.error))
+        else:
+            ack.set_result(answer.duplicate)
 
 
 class _ConnectionState:

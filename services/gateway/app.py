@@ -9,10 +9,13 @@ from litestar.openapi import OpenAPIConfig
 from services.bus.port import Bus
 from services.gateway.errors import EXCEPTION_HANDLERS
 from services.gateway.http import ROUTES
+from services.gateway.play import PLAY_ROUTES
 from services.gateway.settings import Settings
 from services.gateway.wiring import Gateway, Probe
 from services.gateway.ws import table_socket
 from services.store.port import EventStore
+from services.verifier.http import VERIFY_ROUTES
+from services.verifier.page import page_routes
 
 __all__ = ["create_app"]
 
@@ -33,10 +36,11 @@ def create_app(
         return gateway
 
     app = Litestar(
-        route_handlers=[*ROUTES, table_socket],
+        route_handlers=[*ROUTES, *PLAY_ROUTES, table_socket, *VERIFY_ROUTES, *page_routes],
         dependencies={"gw": Provide(provide_gateway, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
         openapi_config=OpenAPIConfig(title="Sahra gateway", version="0.1.0", path="/schema"),
+        on_startup=[gateway.start],
         on_shutdown=[gateway.close],
         signature_namespace={"Gateway": Gateway},
     )

@@ -1,23 +1,34 @@
-"""What the system does next at a table on its own: seed, deal, and play the bot seats.
+"""What the system does next at a table on its own: seed, deal, give a seat back.
 
 Pure apart from the secret, which the caller draws. A returned command goes through the
 same write path as a player's; its command id is tied to the stream version it was
 decided at, so two gateways racing to issue the same follow-up append it only once.
+
+The bots do not move here: the bots worker plays them (`services/bots/`), through the
+same write path, so that their thinking (several milliseconds a move) never holds up a
+gateway's sockets. A returning player gets his seat back here, at a turn boundary.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 import msgspec
 
-from engine.banakil.autoplay import random_step
 from engine.banakil.decide import needs_cut
 from engine.banakil.messages import Command, CommitSeed, Deal, StackDeck
-from engine.table import TableState
+from engine.table import AnyCommand, TableState, played_by_bot
+from services.bots.policy import return_move
 
-__all__ = ["SYSTEM", "FollowUp", "StackedDeal", "next_follow_up"]
+__all__ = [
+    "SYSTEM",
+    "FollowUp",
+    "StackedDeal",
+    "cut_command_id",
+    "deal_command_id",
+    "next_follow_up",
+    "seeds_complete",
+]
 
 SYSTEM = 0
 
@@ -32,8 +43,32 @@ class StackedDeal(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
 class FollowUp(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
-    command: Command
+    command: AnyCommand
     command_id: str
+
+
+def deal_command_id(deal: int) -> str:
+    """The id of the system's Deal of `deal`, whoever issues it (a follow-up once every
+    seed is in, or the timer when the seed window closes): it is appended once."""
+    return f"auto:deal:{deal}"
+
+
+def cut_command_id(deal: int) -> str:
+    """The id of the system's cut of `deal` when the host has not cut in time (PF-CUT-3)."""
+    return f"auto:cut:{deal}"
+
+
+def seeds_complete(state: TableState) -> bool:
+    """Every human seat has sent a client seed for the seeded deal (PF-AMB-12 h). A seat
+    that sent an empty seed added nothing, and counts as one that sent none. A player's
+    seat that a bot plays now sends none, like a bot seat (no wait for it)."""
+    game = state.game_state
+    assert game is not None
+    return all(
+        game.client_seeds[seat - 1]
+        for seat in range(1, len(state.seats) + 1)
+        if not played_by_bot(state, seat)
+    )
 
 
 def next_follow_up(
@@ -41,12 +76,20 @@ def next_follow_up(
     version: int,
     stacked: StackedDeal | None,
     secret: Callable[[], bytes],
+    seed_window: float = 0.0,
 ) -> FollowUp | None:
-    """The system's or a bot's command now, or None when a human must act (or nobody)."""
+    """The system's command now, or None when a seat (a player, or a bot) must act.
+
+    With a `seed_window` (seconds) a seeded deal is dealt here only once every human seat
+    has sent its client seed; until then None, and the caller's timer deals when the
+    window closes. A stacked deck is dealt at once: client seeds do not change it."""
     game = state.game_state
     if state.status != "playing" or game is None or game.phase == "over":
         return None
     command_id = f"auto:{version}"
+    back = return_move(state, version)
+    if back is not None:
+        return FollowUp(seat=back.seat, command=back.command, command_id=back.command_id)
     if game.phase == "seeding":
         if game.deal == 0 and stacked is not None:
             command: Command = StackDeck(
@@ -56,15 +99,9 @@ def next_follow_up(
             command = CommitSeed(secret=secret().hex())
         return FollowUp(seat=SYSTEM, command=command, command_id=command_id)
     if game.phase == "seeded":
-        if needs_cut(game) and state.seats[game.host - 1].kind == "human":
-            return None  # BK-DEAL-C1: the host cuts
-        if not needs_cut(game):
-            return FollowUp(seat=SYSTEM, command=Deal(), command_id=command_id)
-    turn = game.turn if game.phase == "play" else game.host
-    if not 1 <= turn <= len(state.seats) or state.seats[turn - 1].kind != "bot":
-        return None
-    # A fresh generator per step, seeded by table and version: a bot's move does not depend
-    # on which gateway made it, or on a restart in between.
-    rng = random.Random(f"{state.table_id}:{version}")
-    seat, command, _ = random_step(game, rng)
-    return FollowUp(seat=seat, command=command, command_id=command_id)
+        if needs_cut(game):
+            return None  # BK-DEAL-C1: the host cuts (PF-CUT-2/3: or the timer)
+        if seed_window <= 0 or game.secret is None or seeds_complete(state):
+            return FollowUp(seat=SYSTEM, command=Deal(), command_id=deal_command_id(game.deal))
+        return None  # the client seed window is open
+    return None  # a seat must act: a player, or a bot (the bots worker)

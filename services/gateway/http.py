@@ -16,7 +16,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from engine.banakil.messages import DealScored, DeckStacked, SeedCommitted
 from engine.banakil.options import options_from
 from engine.errors import RuleViolation
-from engine.table import SeatInfo, SeatKind
+from engine.table import TABLE_EVENTS, SeatInfo, SeatKind
 from services.gateway.errors import ApiError
 from services.gateway.followups import StackedDeal
 from services.gateway.hub import table_view
@@ -161,9 +161,10 @@ async def table_state(table_id: FromPath[str], gw: NamedDependency[Gateway]) -> 
 async def deal_events(
     table_id: FromPath[str], deal: FromPath[int], gw: NamedDependency[Gateway]
 ) -> DealLog:
-    """Every event of a finished deal, secrets and all (revealed at its end)."""
+    """Every event of a finished deal, secrets and all (revealed at its end). The table's
+    own events in between (a seat away, back, or taken by a bot) are not the deal's."""
     await _existing(gw, table_id)
-    events = await gw.service.events(table_id)
+    events = [(v, e) for v, e in await gw.service.events(table_id) if not _table_event(e)]
     start = end = None
     for i, (_, event) in enumerate(events):
         if isinstance(event, SeedCommitted | DeckStacked):
@@ -228,6 +229,10 @@ def _seat(gw: Gateway, table_id: str, authorization: str | None) -> int:
     if seat is None:
         raise ApiError(403, "bad_token", "PF-SEAT-1", "this token is not for this table")
     return seat
+
+
+def _table_event(event: object) -> bool:
+    return isinstance(event, TABLE_EVENTS)
 
 
 def _ok(outcome: Outcome) -> Outcome:

@@ -2,28 +2,40 @@
 
 The gateway subscribes to the bus for every table one of its sockets sits at (subscribe
 first, then catch up from the store, as the bus port asks) and unsubscribes when the last
-one leaves. Every change the table service sees — its own appends and the bus's news —
-is offered to the sessions of that table; each sends one view per version, in order, and a
-socket that cannot keep up skips its oldest queued views rather than growing a backlog.
+one leaves. Every change the table service sees — its own commits and the bus's news — is
+offered to the sessions of that table as a `Frame`: the table at one version.
+
+Each session has one sender task for its whole life, which shows the newest frame it was
+offered. A view is the whole truth, so the versions that landed while a socket was still
+being written to (the events of one command, a follow-up, a burst of news from another
+gateway) are shown once, as of the newest: views only ever go forward, a slow socket
+never builds a backlog, and nothing is lost but intermediate steps (a client that wants
+the events themselves reconnects with `since`).
+
+A frame builds and encodes the shared part of its views (everything but the seat, its hand
+and its legal moves) once, however many seats look at it, and only when a session shows it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import deque
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+import msgspec
 
 from engine import banakil
 from engine.table import TableState
 from services.bus.port import Bus, Subscription
 from services.gateway.codec import encode_json
+from services.gateway.messages import SharedView, welcome_message
 from services.gateway.tables import Loaded, TableService
 
-__all__ = ["Hub", "Session", "table_view"]
+__all__ = ["Frame", "Hub", "Session", "seat_view", "table_view"]
 
-_BACKLOG = 64  # views queued per socket before the oldest are skipped
+_log = logging.getLogger(__name__)
 
 Sender = Callable[[bytes], Awaitable[None]]
 
@@ -42,6 +54,45 @@ def table_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
     }
 
 
+def seat_view(game: banakil.State, public: banakil.View, seat: int | None) -> banakil.View:
+    """`banakil.view(game, seat)`, from `public` = `banakil.view(game, None)`: a seat's view
+    differs from the spectator's only in the seat, its own hand and its legal moves (a
+    unit test holds this to the engine's own view on every state of whole deals)."""
+    if not seat:
+        return public if seat is None else banakil.view(game, seat)
+    own = game.hands[seat - 1] if game.hands else None
+    return msgspec.structs.replace(public, seat=seat, hand=own, legal=banakil.legal(game, seat))
+
+
+class Frame:
+    """The table at one version, as shown to the sessions of one gateway."""
+
+    __slots__ = ("_public", "_shared", "loaded", "version")
+
+    def __init__(self, loaded: Loaded) -> None:
+        self.loaded = loaded
+        self.version = loaded.version
+        self._public: banakil.View | None = None
+        self._shared: SharedView | None = None
+
+    def view(self, seat: int | None) -> banakil.View | None:
+        game = self.loaded.state.game_state
+        if game is None:
+            return None
+        public = self._public
+        if public is None:
+            public = self._public = banakil.view(game, None)
+        return seat_view(game, public, seat)
+
+    def message(self, seat: int | None) -> bytes:
+        """The "view" message for `seat`, encoded."""
+        view = self.view(seat)
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = SharedView(self.loaded, self._public)
+        return shared.message(view)
+
+
 class Session:
     """One socket at one table. Sends are serialised: replies and pushes never interleave."""
 
@@ -51,59 +102,72 @@ class Session:
         self.version = 0  # the newest version this socket was shown
         self._send = send
         self._lock = asyncio.Lock()
+        self._pending: Frame | None = None  # the newest frame offered and not shown yet
+        self._wakeup: asyncio.Future[None] | None = None  # the sender waits on it
         self._task: asyncio.Task[None] | None = None
-        self._queue: deque[Loaded] = deque(maxlen=_BACKLOG)
-        self._greeted = False
         self.closed = False
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self._lock:
-            await self._raw(message)
+            await self._raw(encode_json(message))
 
     async def greet(self, loaded: Loaded, then: list[dict[str, Any]]) -> None:
         """The welcome (the table as of `loaded`), then `then`, before any push."""
         async with self._lock:
             self.version = max(self.version, loaded.version)
-            await self._raw({"type": "welcome", "seat": self.seat, **table_view(loaded, self.seat)})
+            game = loaded.state.game_state
+            view = None if game is None else banakil.view(game, self.seat)
+            await self._raw(welcome_message(loaded, self.seat, view))
             for message in then:
-                await self._raw(message)
-            self._greeted = True
-        self._start()
+                await self._raw(encode_json(message))
+        # Nothing is pushed before the welcome: the sender starts only now.
+        if not self.closed and self._task is None:
+            self._task = asyncio.create_task(self._pushes(), name=f"push:{self.table_id}")
 
-    async def show(self, loaded: Loaded) -> None:
-        """Send `loaded` as a view if it is newer than what this socket was shown."""
-        async with self._lock:
-            if loaded.version > self.version:
-                self.version = loaded.version
-                await self._raw({"type": "view", **table_view(loaded, self.seat)})
-
-    def offer(self, loaded: Loaded) -> None:
-        """Queue a change to be shown. A socket that falls far behind skips the oldest
-        queued views (each view is the whole truth, so nothing is lost but the steps)."""
-        if self.closed or loaded.version <= self.version:
+    def offer(self, frame: Frame) -> None:
+        """Have `frame` shown, unless something as new was shown or is about to be."""
+        if self.closed or frame.version <= self.version:
             return
-        self._queue.append(loaded)
-        self._start()
-
-    def _start(self) -> None:
-        # Nothing is pushed before the welcome: it is the first message of every socket.
-        if self._greeted and self._queue and (self._task is None or self._task.done()):
-            self._task = asyncio.create_task(self._drain())
+        pending = self._pending
+        if pending is None or frame.version > pending.version:
+            self._pending = frame
+        wakeup = self._wakeup
+        if wakeup is not None:
+            self._wakeup = None
+            if not wakeup.done():
+                wakeup.set_result(None)
 
     def stop(self) -> None:
         self.closed = True
+        self._pending = None
         if self._task is not None:
             self._task.cancel()
 
-    async def _drain(self) -> None:
-        while self._queue and not self.closed:
-            await self.show(self._queue.popleft())
+    async def _pushes(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self.closed:
+            frame = self._pending
+            if frame is None:
+                self._wakeup = loop.create_future()
+                await self._wakeup
+                continue
+            self._pending = None
+            async with self._lock:
+                if frame.version <= self.version or self.closed:
+                    continue
+                self.version = frame.version
+                try:
+                    message = frame.message(self.seat)
+                except Exception:  # a bug, not the peer: keep the socket, log it
+                    _log.exception("view of %s at %s failed", self.table_id, frame.version)
+                    continue
+                await self._raw(message)
 
-    async def _raw(self, message: dict[str, Any]) -> None:
+    async def _raw(self, message: bytes) -> None:
         if self.closed:
             return
         try:
-            await self._send(encode_json(message))
+            await self._send(message)
         except Exception:  # the peer went away; its handler cleans up
             self.closed = True
 
@@ -119,7 +183,7 @@ class Hub:
 
     async def join(self, session: Session) -> Loaded:
         """Seat the session at its table; returns the table, current as of now. Changes
-        from here on are queued for the session and shown once it has been greeted."""
+        from here on are offered to the session and shown once it has been greeted."""
         table_id = session.table_id
         async with self._lock(table_id):
             sessions = self._sessions.setdefault(table_id, set())
@@ -159,8 +223,11 @@ class Hub:
                 await self.leave(session)
 
     def _changed(self, table_id: str, loaded: Loaded) -> None:
-        for session in self._sessions.get(table_id, ()):
-            session.offer(loaded)
+        sessions = self._sessions.get(table_id)
+        if sessions:
+            frame = Frame(loaded)
+            for session in sessions:
+                session.offer(frame)
 
     def _lock(self, table_id: str) -> asyncio.Lock:
         lock = self._locks.get(table_id)

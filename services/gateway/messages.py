@@ -9,9 +9,18 @@ Server → client:
     {"type": "accepted", "command_id", "version", "duplicate"}
     {"type": "rejected", "command_id", "code", "rule_id", "message"}
     {"type": "error", "code", "rule_id", "message"}  (then the socket closes)
+    {"type": "warning", "table_id", "deal", "turn", "seat", "stage", "deadline",
+     "seconds_left"}  (to the acting seat: its turn's last 5 s, `turn_warnings.py`)
 
 Anything a client sends is decoded strictly (unknown fields and types refused); a refusal
 is a "rejected" message and the socket stays open.
+
+Views go forward only: each "view" is newer than the welcome and every view before it on
+that socket, but there is not one per version. The versions that land together (the
+events of one command, the system's follow-ups, news that came while the socket was still
+being written to) are shown once, as of the newest. A view is the whole truth for its seat,
+so nothing but intermediate steps is skipped; the events themselves are in "missed" after
+a reconnect with `since`. "accepted" may arrive before or after the view of its version.
 """
 
 from __future__ import annotations
@@ -22,18 +31,22 @@ import msgspec
 
 from engine.banakil.messages import Command
 from engine.banakil.redact import redact
+from engine.banakil.view import View
 from engine.errors import RuleViolation
-from engine.table import AnyEvent, SeatTaken, TableCreated, TableStarted
-from services.gateway.tables import Outcome, Rejection
+from engine.table import TABLE_EVENTS, AnyEvent, SeatInfo
+from services.gateway.tables import Loaded, Outcome, Rejection
 
 __all__ = [
     "ClientCommand",
+    "SharedView",
     "accepted",
     "command_id_of",
     "decode_client",
     "missed",
     "rejected",
     "seat_event",
+    "view_message",
+    "welcome_message",
 ]
 
 CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
@@ -49,6 +62,27 @@ class _Envelope(msgspec.Struct, frozen=True, kw_only=True):
     command_id: Any = None
 
 
+class _ViewMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="view"):
+    # The fields in the order of the protocol (msgspec writes the tag first).
+    table_id: str
+    status: str
+    host: int
+    seats: tuple[SeatInfo, ...]
+    version: int
+    view: View | None
+
+
+class _WelcomeMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="welcome"):
+    seat: int | None
+    table_id: str
+    status: str
+    host: int
+    seats: tuple[SeatInfo, ...]
+    version: int
+    view: View | None
+
+
+_ENCODER = msgspec.json.Encoder()
 _CLIENT = msgspec.json.Decoder(ClientCommand)
 _ENVELOPE = msgspec.json.Decoder(_Envelope)
 _COMMAND = msgspec.json.Decoder(Command)
@@ -82,6 +116,94 @@ def command_id_of(raw: bytes) -> str | None:
     return found if isinstance(found, str) and len(found) <= 128 else None
 
 
+def view_message(loaded: Loaded, view: View | None) -> bytes:
+    """A "view" message, encoded: the table as of `loaded` with the seat's `view`."""
+    state = loaded.state
+    return _ENCODER.encode(
+        _ViewMessage(
+            table_id=state.table_id,
+            status=state.status,
+            host=state.host,
+            seats=state.seats,
+            version=loaded.version,
+            view=view,
+        )
+    )
+
+
+class SharedView:
+    """The "view" messages of one table version for every seat, from one encoding.
+
+    A seat's view differs from the spectator's only in its seat, its hand and its legal
+    moves (see `hub.seat_view`), so the spectator's message is encoded once and a seat's is
+    spliced from it: its seat number, its hand and its legal moves put in their places.
+    Byte for byte what encoding the seat's own message gives (a test holds it to that on
+    every state of whole deals); were the encoding ever not as expected, each seat's
+    message is encoded whole instead."""
+
+    __slots__ = ("_hand", "_head", "_loaded", "_public", "_rest")
+
+    def __init__(self, loaded: Loaded, public: View | None) -> None:
+        self._loaded = loaded
+        self._public = view_message(loaded, public)
+        self._head = self._hand = self._rest = b""
+        if public is None or public.seat is not None or public.hand is not None:
+            return
+        message = self._public
+        # Found by the bytes around them: a string never holds an unescaped quote, and only
+        # the view's own keys are looked for (each exactly once, or no splicing).
+        start = message.find(_NO_SEAT)
+        hand = message.find(_NO_HAND, start)
+        end = _LEGAL + _ENCODER.encode(public.legal) + b"}}"
+        once = message.count(_NO_SEAT) == 1 and message.count(_NO_HAND) == 1
+        if start < 0 or hand < 0 or not once or not message.endswith(end):
+            return
+        self._head = message[: start + len(_SEAT)]  # ... "view":{"seat":
+        self._hand = message[start + len(_NO_SEAT) : hand] + _HAND  # ,"ruleset": ... ,"hand":
+        self._rest = message[hand + len(_NO_HAND) : -len(end)] + _LEGAL  # ,"hand_sizes": ...
+
+    def message(self, view: View | None) -> bytes:
+        """The message for the seat whose view (from the same state) is `view`."""
+        if view is None or view.seat is None:
+            return self._public
+        if not self._head:
+            return view_message(self._loaded, view)
+        return b"".join(
+            (
+                self._head,
+                _ENCODER.encode(view.seat),
+                self._hand,
+                _ENCODER.encode(view.hand),
+                self._rest,
+                _ENCODER.encode(view.legal),
+                b"}}",
+            )
+        )
+
+
+_SEAT = b'"view":{"seat":'
+_NO_SEAT = _SEAT + b"null"
+_HAND = b',"hand":'
+_NO_HAND = _HAND + b"null"
+_LEGAL = b',"legal":'
+
+
+def welcome_message(loaded: Loaded, seat: int | None, view: View | None) -> bytes:
+    """The "welcome" message, encoded: like a view, and the seat the socket holds."""
+    state = loaded.state
+    return _ENCODER.encode(
+        _WelcomeMessage(
+            seat=seat,
+            table_id=state.table_id,
+            status=state.status,
+            host=state.host,
+            seats=state.seats,
+            version=loaded.version,
+            view=view,
+        )
+    )
+
+
 def accepted(client_id: str, outcome: Outcome) -> dict[str, Any]:
     return {
         "type": "accepted",
@@ -103,7 +225,7 @@ def rejected(client_id: str | None, why: RuleViolation | Rejection) -> dict[str,
 
 def seat_event(event: AnyEvent, seat: int | None) -> AnyEvent:
     """An event as `seat` may learn it (the engine's `redact`; table events are public)."""
-    if isinstance(event, (TableCreated, SeatTaken, TableStarted)):
+    if isinstance(event, TABLE_EVENTS):
         return event
     return redact(event, seat)
 

@@ -1,9 +1,12 @@
 """The table application service: the write path, one function per use case.
 
 A command is decided on the table's state (kept in memory per table, else a snapshot plus
-the events after it), appended with the version it was decided on, then published. When
-another writer got there first the store says so, and the command is decided again on
-fresh state. A command id already seen returns its first outcome and appends nothing.
+the events after it), appended with the version it was decided on, then handed to the
+publisher (`publisher.py`: the bus is told in the background, the command is answered once
+its events are committed, and the relay publishes whatever a crash kept from the bus). The
+sessions of this gateway are told at once, not through the bus. When another writer got
+there first the store says so, and the command is decided again on fresh state. A command
+id already seen returns its first outcome and appends nothing.
 After an accepted command the system's own follow-ups (seed, deal, bot moves) run through
 the same path until a human must act.
 """
@@ -36,16 +39,19 @@ from engine.table import (
 )
 from engine.table import decide as decide_table
 from engine.table import evolve as evolve_table
-from services.bus.port import Bus, BusError, BusMessage
+from services.bus.port import Bus, BusMessage
 from services.gateway.codec import (
     ENGINE_VERSION,
     decode_event,
     decode_state,
+    encode_command,
     encode_event,
     encode_json,
     encode_state,
 )
 from services.gateway.followups import SYSTEM, StackedDeal, next_follow_up
+from services.gateway.publisher import Publisher
+from services.gateway.seeds import Deadlines, SeedTiming
 from services.store.port import (
     ConcurrencyError,
     EventStore,
@@ -134,9 +140,11 @@ class TableService:
         snapshot_every: int = 50,
         retries: int = 5,
         cache_size: int = 10_000,
+        timing: SeedTiming | None = None,
     ) -> None:
         self._store = store
         self._bus = bus
+        self._publisher = Publisher(bus)
         self._secret = secrets_source
         self._snapshot_every = snapshot_every
         self._retries = retries
@@ -145,6 +153,9 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._followed: dict[str, int] = {}  # tables kept current by a bus subscription
         self._listeners: list[ChangeListener] = []
+        # The seed window and the host's cut: timers that issue the system's command.
+        self.deadlines = Deadlines(self.handle, timing or SeedTiming.from_env(), store)
+        self._listeners.append(self.deadlines.consider)
 
     # --- use cases ---------------------------------------------------------------------
 
@@ -210,8 +221,10 @@ class TableService:
         for _ in range(_MAX_FOLLOW_UPS):
             loaded = await self.load(table_id)
             stacked = await self._stacked(table_id, loaded.state)
-            step = next_follow_up(loaded.state, loaded.version, stacked, self._secret)
+            window = self.deadlines.timing.seed_window
+            step = next_follow_up(loaded.state, loaded.version, stacked, self._secret, window)
             if step is None:
+                self.deadlines.consider(table_id, loaded)  # e.g. loaded after a restart
                 return
             outcome = await self._execute(table_id, step.seat, step.command, step.command_id)
             if not outcome.accepted:
@@ -219,6 +232,15 @@ class TableService:
                 _log.error("follow-up %s refused at %s: %s", step, table_id, outcome.rejection)
                 return
         _log.error("follow-ups at %s did not settle", table_id)  # pragma: no cover
+
+    async def published(self) -> None:
+        """Until every event this service committed so far was handed to the bus (or given
+        up to the relay)."""
+        await self._publisher.flush()
+
+    async def close(self) -> None:
+        """Publish what is still queued (for a few seconds at most), then stop publishing."""
+        await self._publisher.close()
 
     # --- reading -----------------------------------------------------------------------
 
@@ -279,7 +301,7 @@ class TableService:
         async with self._lock(table_id):
             if message.version == entry.version + 1:
                 entry.remember(message.metadata.command_id, message.version)
-                entry.state = evolve_table(entry.state, decode_event(message.data))
+                entry.state = evolve_table(entry.state, decode_event(message.data, table_id))
                 entry.version = message.version
             elif message.version > entry.version:
                 await self._catch_up(table_id, entry)
@@ -306,8 +328,9 @@ class TableService:
                     seat=seat,
                     player=_player(entry.state, seat),
                     server_time=_now(),
+                    command=encode_command(command),
                 )
-                new = [encode_event(e) for e in events]
+                new = [encode_event(e, table_id) for e in events]
                 try:
                     result = await self._store.append(table_id, expected, new, metadata)
                 except ConcurrencyError:
@@ -325,7 +348,7 @@ class TableService:
                 entry.fold(stored)
                 state, version = entry.state, entry.version
                 self._changed(table_id, entry)
-            await self._publish(stored)
+            self._publisher.publish(stored)  # not awaited: see publisher.py
             if version // self._snapshot_every > expected // self._snapshot_every:
                 await self._snapshot(table_id, version, state)
             return Outcome(command_id=command_id, accepted=True, version=version)
@@ -377,12 +400,6 @@ class TableService:
     def _notify(self, table_id: str, loaded: Loaded) -> None:
         for listener in self._listeners:
             listener(table_id, loaded)
-
-    async def _publish(self, stored: list[StoredEvent]) -> None:
-        try:
-            await self._bus.publish(stored)
-        except BusError as exc:  # the relay publishes what the store committed
-            _log.warning("publish of %s failed, the relay will: %s", stored[0].stream_id, exc)
 
     async def _snapshot(self, table_id: str, version: int, state: TableState) -> None:
         snapshot = Snapshot(

@@ -6,10 +6,13 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 
 from services.bus.port import Bus
+from services.clock.clock import utc_now
 from services.gateway.hub import Hub
 from services.gateway.lobby import Lobby
+from services.gateway.presence import Presence
 from services.gateway.settings import Settings
 from services.gateway.tables import TableService
+from services.gateway.turn_warnings import TurnWarnings
 from services.store.port import EventStore
 
 __all__ = ["Gateway", "Probe"]
@@ -37,6 +40,10 @@ class Gateway:
             cache_size=settings.cache_tables,
         )
         self.hub = Hub(self.service, bus)
+        self.presence = Presence(self.service)  # PF-CONN: seats recorded away and back
+        self.warnings = TurnWarnings(self.service, store, self.presence, utc_now)  # PF-TIMER-2
+        self._stop = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
         self.lobby = Lobby(store)
         self.probes: dict[str, Probe] = dict(
             probes or {"postgresql": self._probe_store, "nats": self._probe_bus}
@@ -58,8 +65,16 @@ class Gateway:
         results = await asyncio.gather(*(check(self.probes[n]) for n in names))
         return dict(zip(names, results, strict=True))
 
+    async def start(self) -> None:
+        self._tasks.append(asyncio.create_task(self.warnings.run(self._stop), name="warnings"))
+
     async def close(self) -> None:
+        self.presence.closing = True
+        self._stop.set()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.hub.close()
+        await self.service.deadlines.close()
+        await self.service.close()  # last: what the others committed is published
 
     async def _probe_store(self) -> None:
         await self.store.stream_version(_PROBE_STREAM)

@@ -76,10 +76,12 @@ async def table_socket(
             events = [(v, e) for v, e in events if v <= loaded.version]
             then.append(missed(since, loaded.version, events, seat))
         await session.greet(loaded, then)
+        await gw.presence.arrived(session)  # PF-CONN-2: back within the grace, or later
         await _follow_up(gw, table_id)  # in case a gateway died before doing it
         await _serve(socket, session, gw)
     finally:
         await gw.hub.leave(session)
+        await gw.presence.departed(session)  # PF-CONN-1: away once its last socket closed
 
 
 async def _serve(socket: WebSocket[Any, Any, Any], session: Session, gw: Gateway) -> None:

@@ -16,6 +16,7 @@ from typing import Protocol
 import msgspec
 
 __all__ = [
+    "NO_COMMAND",
     "AppendResult",
     "Checkpoint",
     "ConcurrencyError",
@@ -36,11 +37,19 @@ class ConcurrencyError(Exception):
         self.expected = expected
 
 
+NO_COMMAND = msgspec.Raw(b"null")
+
+
 class Metadata(msgspec.Struct, frozen=True, kw_only=True):
     command_id: str
     seat: int | None = None  # 0 = the system
     player: str | None = None
     server_time: str = ""  # ISO 8601, set by the service that decided the command
+    # The command itself as JSON (its "type" tag and fields), so that an auditor can decide
+    # it again (`sahra verify`). A system command that holds a secret is recorded without
+    # it (CommitSeed). JSON null: appended by code that records no command (or before it
+    # did). Raw: kept as the JSON it is, read only by the auditor.
+    command: msgspec.Raw = msgspec.field(default_factory=lambda: NO_COMMAND)
 
 
 class NewEvent(msgspec.Struct, frozen=True, kw_only=True):

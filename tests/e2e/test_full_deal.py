@@ -19,7 +19,7 @@ import pytest
 from engine import banakil
 from engine.banakil.messages import DealScored, DeckStacked, SeedCommitted
 from engine.replay import Record, decode_record, fold, record_options, run_record
-from engine.table import TableState
+from engine.table import TABLE_EVENTS, TableState
 from services.gateway.codec import decode_event
 from tests.e2e.conftest import Gateway
 from tests.e2e.gateway_support import Client, identities, states_by_version
@@ -91,15 +91,17 @@ async def _next_deal_dealt(gw: Gateway, table_id: str) -> int:
 
 
 async def _deal_one(gw: Gateway, table_id: str) -> tuple[list[Any], TableState]:
-    """Deal 1's events as stored, and the table right after them."""
+    """Deal 1's events as stored, and the table right after them. The table's own events
+    (a socket that closed: its seat away) are not the deal's."""
     rows = await gw.store.read_stream(table_id)
-    events = [decode_event(r) for r in rows]
+    kept = [(r.version, e) for r in rows if not isinstance(e := decode_event(r), TABLE_EVENTS)]
+    events = [e for _, e in kept]
     start = next(i for i, e in enumerate(events) if isinstance(e, SeedCommitted | DeckStacked))
     end = next(
         i for i, e in enumerate(events) if i > start and isinstance(e, SeedCommitted | DeckStacked)
     )
     states = await states_by_version(gw.store, table_id)
-    return events[start:end], states[end]
+    return events[start:end], states[kept[end - 1][0]]
 
 
 async def _assert_same_end_as_the_replay(gw: Gateway, table_id: str, record: Record) -> None:

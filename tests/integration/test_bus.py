@@ -218,6 +218,23 @@ async def test_the_nats_message_id_is_stream_colon_version(nats_url: str) -> Non
     assert await jetstream_versions(nats_url, table) == [7]  # header checked there
 
 
+async def test_a_batch_the_stream_refuses_raises_and_stores_nothing(nats_url: str) -> None:
+    bus = await NatsBus.connect(nats_url)
+    table = unique_table()
+    # The same connection, expecting another stream than the one that captures the subject:
+    # JetStream refuses every message of the pipelined batch.
+    wrong = NatsBus(bus._nc, bus._js, "NOT-SAHRA", bus._state, timeout=2.0)
+    try:
+        with pytest.raises(BusError, match=f"publish of {table}:1 not confirmed"):
+            await wrong.publish([event(table, 1), event(table, 2)])
+        assert wrong._acks is not None and not wrong._acks._waiting  # nothing left behind
+        assert await jetstream_versions(nats_url, table) == []
+        await bus.publish([event(table, 1), event(table, 2)])  # the connection still works
+        assert await jetstream_versions(nats_url, table) == [1, 2]
+    finally:
+        await bus.close()
+
+
 async def test_connecting_to_an_unreachable_nats_fails_fast_with_one_clear_error() -> None:
     url = f"nats://127.0.0.1:{free_port()}"
     started = time.monotonic()

@@ -8,9 +8,12 @@ from typing import Any
 import httpx
 import pytest
 
+from services.bots.worker import BotsWorker
 from services.bus.nats import NatsBus
 from services.gateway.app import create_app
 from services.gateway.settings import Settings
+from services.gateway.tables import TableService
+from services.projections.in_play import TablesInPlay
 from services.store.migrate import migrate
 from services.store.port import Checkpoint
 from services.store.postgres import PostgresEventStore
@@ -112,14 +115,20 @@ async def test_a_table_is_created_listed_joined_started_and_shown(http: httpx.As
 
 
 async def test_bots_take_their_seats_and_play_until_a_human_must_act(
-    http: httpx.AsyncClient,
+    http: httpx.AsyncClient, store: PostgresEventStore, bus: NatsBus
 ) -> None:
     created = await _table(http, seats=["human", "bot", "bot", "bot"], player="Hala")
-    started = await http.post(
-        f"/tables/{created['table_id']}/start", headers=_bearer(created["token"])
-    )
+    table_id = created["table_id"]
+    started = await http.post(f"/tables/{table_id}/start", headers=_bearer(created["token"]))
     assert started.status_code == 200, started.text
-    view = (await http.get(f"/tables/{created['table_id']}")).json()["view"]
+    # The bots worker plays the bot seats (services/bots), through the same write path.
+    service = TableService(store, bus)
+    worker = BotsWorker(TablesInPlay(store, accept={table_id}.__contains__), service)
+    await worker.tick()
+    await worker.idle()
+    await service.deadlines.close()
+    await service.close()
+    view = (await http.get(f"/tables/{table_id}")).json()["view"]
     assert view["phase"] == "play" and view["turn"] == 1  # every bot turn is played
     assert (
         sum(view["hand_sizes"])

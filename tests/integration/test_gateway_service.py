@@ -15,12 +15,14 @@ import pytest
 from engine.banakil.messages import Command
 from engine.replay import Record, decode_record, record_options
 from engine.table import StartTable, TableState
+from services.bots.worker import BotsWorker
 from services.bus.memory import MemoryBus
 from services.bus.nats import NatsBus
 from services.bus.port import Bus, BusMessage, PublishResult
 from services.gateway.codec import ENGINE_VERSION, encode_state
 from services.gateway.followups import StackedDeal
 from services.gateway.tables import TableService
+from services.projections.in_play import TablesInPlay
 from services.store.memory import MemoryEventStore
 from services.store.migrate import migrate
 from services.store.port import EventStore, StoredEvent
@@ -59,6 +61,26 @@ class _LostPublishes:
 
     async def publish(self, events: Sequence[StoredEvent]) -> PublishResult:
         return PublishResult()
+
+    async def subscribe(self, stream_id: str, handler: object) -> object:
+        raise AssertionError("not used")
+
+    async def close(self) -> None:
+        pass
+
+
+class _HeldPublishes:
+    """A bus whose publishes wait until the test lets them through."""
+
+    def __init__(self, bus: Bus) -> None:
+        self._bus = bus
+        self.open = asyncio.Event()
+        self.batches: list[list[tuple[str, int]]] = []
+
+    async def publish(self, events: Sequence[StoredEvent]) -> PublishResult:
+        await self.open.wait()
+        self.batches.append([(e.stream_id, e.version) for e in events])
+        return await self._bus.publish(events)
 
     async def subscribe(self, stream_id: str, handler: object) -> object:
         raise AssertionError("not used")
@@ -158,7 +180,14 @@ async def test_two_gateways_running_the_follow_ups_at_once_seed_and_deal_once(
     types = await _types_after(adapters.store, table_id, outcome.version)
     assert types.count("SeedCommitted") == 1 and types.count("CardsDealt") == 1
     state = (await other.load(table_id)).state
-    assert state.game_state is not None and state.game_state.turn == 1  # bots played on
+    assert state.game_state is not None and state.game_state.phase == "play"
+    # The bots worker plays the bots on, until the human must act.
+    tables = TablesInPlay(adapters.store, accept={table_id}.__contains__)
+    worker = BotsWorker(tables, other)
+    await worker.tick()
+    await worker.idle()
+    state = (await other.load(table_id)).state
+    assert state.game_state is not None and state.game_state.turn == 1
 
 
 async def test_a_table_loads_from_its_snapshot_and_tail_like_a_full_fold(
@@ -220,3 +249,37 @@ async def test_a_followed_table_folds_bus_news_and_refolds_on_a_gap(adapters: Ad
     finally:
         reader.unfollow(table_id)
         await subscription.unsubscribe()
+
+
+async def test_commands_are_answered_without_waiting_for_the_bus_which_gets_them_in_order(
+    adapters: Adapters,
+) -> None:
+    held = _HeldPublishes(adapters.bus)
+    service = TableService(adapters.store, held)  # type: ignore[arg-type]
+    got: list[int] = []
+
+    async def collect(message: BusMessage) -> None:
+        got.append(message.version)
+
+    try:
+        async with asyncio.timeout(10):  # nothing below waits for a publish
+            table_id, record = await _dealt_table(service)
+            subscription = await adapters.bus.subscribe(table_id, collect)
+            for index in (0, 1, 2):
+                seat, meld = _step(record, index)
+                assert (await service.handle(table_id, seat, meld, f"h-{index}")).accepted
+        assert held.batches == []
+        end = await adapters.store.stream_version(table_id)
+
+        held.open.set()
+        await service.published()
+        published = [v for batch in held.batches for t, v in batch if t == table_id]
+        assert published == list(range(1, end + 1))  # each version once, in order
+        async with asyncio.timeout(10):  # subscribed before they went out: it gets them all
+            while len(got) < end:
+                await asyncio.sleep(0.01)
+        assert got == list(range(1, end + 1))
+        await subscription.unsubscribe()
+    finally:
+        held.open.set()
+        await service.close()

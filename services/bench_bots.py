@@ -1,0 +1,245 @@
+"""`sahra bench bots` / `python -m services.bench_bots`: how well the Banakil bot plays.
+
+A team of two bots (`engine.banakil.bot`) plays complete matches (to 202 in `classic`, 222
+in `sahrat`) against a team of two random legal players (`autoplay.random_step`), or with
+`--vs-old PATH` against an older copy of bot.py loaded from that file. The bots' team
+alternates between team 1 (seats 1+3) and team 2 (seats 2+4) from match to match. Every
+deal is seeded with CommitSeed from a seeded generator, so a run is reproducible.
+
+Each bot command goes through `decide` like any client's; a refused one is counted and
+replaced by the bot's fallback (which must be accepted). `--minutes` caps the time per
+rule set: the run then stops after the match in progress and says how many it played.
+Human-readable lines go to stdout, then one JSON line per rule set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from engine import banakil
+from engine.banakil import bot
+from engine.banakil.autoplay import random_step
+from engine.banakil.evolve import evolve
+from engine.banakil.messages import Command, CommitSeed, DealScored, Event
+from engine.banakil.options import BanakilOptions
+from engine.banakil.state import State
+from engine.banakil.view import View, view
+from engine.errors import RuleViolation
+
+__all__ = ["MatchResult", "load_bot", "main", "play_match", "register_bench"]
+
+_GOAL = 0.95
+_MAX_STEPS = 200_000  # a match longer than this is a bug, not a long match
+
+Chooser = Callable[[View, BanakilOptions], Command]
+Fallback = Callable[[View], Command]
+
+
+@dataclass
+class MatchResult:
+    winner: int
+    bot_team: int
+    deals: int = 0
+    bot_commands: int = 0
+    refused: int = 0
+    refusals: list[str] = field(default_factory=list)
+    deal_points: list[tuple[int, int]] = field(default_factory=list)  # (bots, others) half-pts
+    went_out: list[int] = field(default_factory=list)  # per deal: 1 bots, 2 others, 0 nobody
+
+
+def load_bot(path: str) -> ModuleType:
+    """An older bot.py loaded from a file path (it must define `choose` and `fallback`)."""
+    spec = importlib.util.spec_from_file_location("sahra_old_bot", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load a module from {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def play_match(
+    options: BanakilOptions,
+    rng: random.Random,
+    bot_team: int,
+    choose: Chooser = bot.choose,
+    fallback: Fallback = bot.fallback,
+    other: tuple[Chooser, Fallback] | None = None,
+) -> MatchResult:
+    """One whole match: the bots hold `bot_team`'s seats, the others are random players
+    (or the `other` bot)."""
+    state = banakil.initial(options)
+    result = MatchResult(winner=0, bot_team=bot_team)
+    bots = {s for s in range(1, state.seats + 1) if _team(state, s) == bot_team}
+    for _ in range(_MAX_STEPS):
+        if state.phase == "over":
+            break
+        if state.phase == "seeding":
+            events = banakil.decide(state, 0, CommitSeed(secret=rng.randbytes(32).hex()))
+        elif state.phase == "seeded" or (state.turn not in bots and other is None):
+            _, _, events = random_step(state, rng)
+        elif state.turn in bots:
+            events = _bot_step(state, choose, fallback, result, counted=True)
+        else:
+            assert other is not None
+            events = _bot_step(state, other[0], other[1], result, counted=False)
+        state = _fold(state, events, result)
+    else:  # pragma: no cover - a runaway match
+        raise RuntimeError("a match did not end")
+    assert state.match_winner is not None
+    result.winner = state.match_winner
+    return result
+
+
+def _team(state: State, seat: int) -> int:
+    return seat if state.seats == 2 else (seat - 1) % 2 + 1
+
+
+def _bot_step(
+    state: State, choose: Chooser, fallback: Fallback, result: MatchResult, counted: bool
+) -> tuple[Event, ...]:
+    seen = view(state, state.turn)
+    command = choose(seen, state.options)
+    if counted:
+        result.bot_commands += 1
+    try:
+        return banakil.decide(state, state.turn, command)
+    except RuleViolation as exc:
+        if counted:
+            result.refused += 1
+            result.refusals.append(f"{exc}: {command!r}")
+        return banakil.decide(state, state.turn, fallback(seen))  # must be accepted
+
+
+def _fold(state: State, events: Sequence[Event], result: MatchResult) -> State:
+    for event in events:
+        state = evolve(state, event)
+        if isinstance(event, DealScored):
+            result.deals += 1
+            mine = next(t.score for t in event.teams if t.team == result.bot_team)
+            theirs = next(t.score for t in event.teams if t.team != result.bot_team)
+            result.deal_points.append((mine, theirs))
+            finisher = state.finisher
+            result.went_out.append(
+                0 if finisher is None else 1 if _team(state, finisher) == result.bot_team else 2
+            )
+    return state
+
+
+def run(args: argparse.Namespace) -> int:
+    other: tuple[Chooser, Fallback] | None = None
+    if args.vs_old:
+        old = load_bot(args.vs_old)
+        other = (old.choose, old.fallback)
+    failed = False
+    for preset in args.rules.split(","):
+        summary = _run_rules(preset, args, other)
+        print(json.dumps(summary))
+        failed |= summary["refused"] > 0 or summary["fallback_refused"] > 0
+    return 1 if failed else 0
+
+
+def _run_rules(
+    preset: str, args: argparse.Namespace, other: tuple[Chooser, Fallback] | None
+) -> dict[str, Any]:
+    options = banakil.options_from(preset)
+    rng = random.Random(f"{args.seed}:{preset}")
+    results: list[MatchResult] = []
+    fallback_refused = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    deadline = t0 + args.minutes * 60 if args.minutes else None
+    for k in range(args.matches):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        try:
+            results.append(play_match(options, rng, bot_team=1 + k % 2, other=other))
+        except RuleViolation:
+            fallback_refused += 1
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    played = len(results)
+    wins = sum(r.winner == r.bot_team for r in results)
+    deals = sum(r.deals for r in results)
+    commands = sum(r.bot_commands for r in results)
+    refused = sum(r.refused for r in results)
+    points = [p for r in results for p in r.deal_points]
+    outs = [w for r in results for w in r.went_out]
+    opponent = f"old bot {args.vs_old}" if args.vs_old else "random players"
+    rate = wins / played if played else 0.0
+    print(
+        f"{preset}: bots won {wins}/{played} matches ({rate:.1%}) against {opponent}; "
+        f"{deals} deals in {wall:.0f} s ({deals / wall:.2f} deals/s, "
+        f"{played / wall * 60:.1f} matches/min); refused {refused}/{commands} bot commands"
+    )
+    if played < args.matches:
+        print(f"{preset}: stopped after {played} of {args.matches} matches (--minutes)")
+    for line in {r for res in results for r in res.refusals[:3]}:
+        print(f"  refused: {line}")
+    return {
+        "ruleset": preset,
+        "opponent": opponent,
+        "matches": played,
+        "matches_asked": args.matches,
+        "bot_wins": wins,
+        "win_rate": round(rate, 4),
+        "goal": _GOAL,
+        "goal_met": rate >= _GOAL,
+        "deals": deals,
+        "deals_per_match": round(deals / played, 2) if played else None,
+        "bot_points_per_deal": _mean([a / 2 for a, _ in points]),
+        "other_points_per_deal": _mean([b / 2 for _, b in points]),
+        "bots_went_out": _share(outs, 1),
+        "others_went_out": _share(outs, 2),
+        "bot_commands": commands,
+        "refused": refused,
+        "fallback_refused": fallback_refused,
+        "seconds": round(wall, 1),
+        "cpu_seconds": round(cpu, 1),
+        "deals_per_s": round(deals / wall, 2) if wall else None,
+        "seed": args.seed,
+    }
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return round(sum(values) / len(values), 2) if values else None
+
+
+def _share(values: Sequence[int], which: int) -> float | None:
+    return round(sum(v == which for v in values) / len(values), 3) if values else None
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--matches", type=int, default=200, help="matches per rule set")
+    parser.add_argument("--rules", default="classic,sahrat", help="rule sets, comma-separated")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--minutes", type=float, default=0, help="stop a rule set after this long (0: no cap)"
+    )
+    parser.add_argument("--vs-old", metavar="PATH", help="play against this older bot.py")
+    parser.set_defaults(run=run)
+
+
+def register_bench(bench_subparsers: Any) -> None:
+    """Add `bots` to `sahra bench`."""
+    parser = bench_subparsers.add_parser("bots", help="bot win rate against random players")
+    _add_arguments(parser)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m services.bench_bots", description=__doc__)
+    _add_arguments(parser)
+    args = parser.parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

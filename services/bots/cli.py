@@ -1,0 +1,100 @@
+"""`sahra serve bots`: play the bots of the tables no player is at, until SIGINT/SIGTERM.
+
+Several workers may run at once: they play the same moves under the same command ids,
+and the store keeps each once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from services.bots.worker import BotsWorker
+from services.projections.in_play import TablesInPlay
+from services.workers import (
+    WorkerStartupError,
+    add_worker_arguments,
+    check_worker_args,
+    shard,
+    worker_service,
+)
+
+__all__ = ["main", "register_serve", "run_bots"]
+
+_PROG = "sahra serve bots"
+_log = logging.getLogger(__name__)
+
+
+def register_serve(serve_subparsers: Any) -> None:
+    """Add `bots` to the sub-commands of `sahra serve`."""
+    parser = serve_subparsers.add_parser(
+        "bots", help="play the bot seats of tables no player is at"
+    )
+    add_worker_arguments(parser)
+    parser.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    failed = check_worker_args(args, _PROG)
+    if failed is not None:
+        return failed
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        asyncio.run(_serve(args))
+    except WorkerStartupError as error:
+        print(f"{_PROG}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await run_bots(
+        args.database_url,
+        args.nats_url,
+        stop=stop,
+        interval=args.interval,
+        connect_timeout=args.connect_timeout,
+        accept=None if args.shard is None else shard(*args.shard),
+    )
+
+
+async def run_bots(
+    database_url: str,
+    nats_url: str,
+    *,
+    stop: asyncio.Event,
+    interval: float = 0.1,
+    connect_timeout: float = 5.0,
+    accept: Callable[[str], bool] | None = None,
+) -> None:
+    """The bots worker until `stop`."""
+    async with worker_service(database_url, nats_url, "bots", connect_timeout) as (
+        store,
+        service,
+    ):
+        _log.info("bots: connected; reading the log")
+        await BotsWorker(TablesInPlay(store, accept=accept), service).run(stop, interval)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m services.bots.cli bots …`, until `sahra serve` is wired."""
+    parser = argparse.ArgumentParser(prog="sahra serve")
+    register_serve(parser.add_subparsers(dest="serve", required=True))
+    args = parser.parse_args(argv)
+    code: int = args.run(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

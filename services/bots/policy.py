@@ -1,0 +1,94 @@
+"""What a bot plays now at a table, and when a returning player gets his seat back.
+
+A seat is played by a bot when it was made a bot seat, or when a bot took it over from a
+player (`engine.table.played_by_bot`: away too long, or left). The move comes from the
+Banakil bot (`engine.banakil.bot.choose`, which sees only the seat's view); a move the
+engine would refuse (a disagreement between the bot's scratch copy of the rules and the
+engine, or a meld in the discard-only window) is replaced by the bot's fallback, which is
+always legal. So a bot only ever sends legal moves (PF-BOT-4).
+
+Pure and deterministic: a move depends only on the table and its version, never on which
+worker asks or when, so two workers driving the same table send the same command under
+the same id `auto:<version>` and the store keeps one. The only random choice, a bot
+host's cut position, comes from a generator seeded with the table and the version.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import msgspec
+
+from engine import banakil
+from engine.banakil import bot
+from engine.banakil.decide import needs_cut
+from engine.banakil.messages import Command, Cut, Discard
+from engine.banakil.state import State
+from engine.errors import RuleViolation
+from engine.table import AnyCommand, ReturnSeat, TableState, played_by_bot
+
+__all__ = ["SYSTEM", "Move", "bot_command", "bot_move", "bot_to_act", "return_move"]
+
+SYSTEM = 0
+_CUT_POSITIONS = 105  # PF-CUT-1
+_log = logging.getLogger(__name__)
+
+
+class Move(msgspec.Struct, frozen=True, kw_only=True):
+    seat: int
+    command: AnyCommand
+    command_id: str
+
+
+def bot_to_act(state: TableState) -> int | None:
+    """The seat of the bot that must act now (a turn, or a bot host's cut), if any."""
+    game = state.game_state
+    if state.status != "playing" or game is None:
+        return None
+    if game.phase == "seeded" and needs_cut(game) and played_by_bot(state, game.host):
+        return game.host
+    if game.phase == "play" and played_by_bot(state, game.turn):
+        return game.turn
+    return None
+
+
+def bot_move(state: TableState, version: int) -> Move | None:
+    """The move of the bot that must act now at this table, or None (no bot must act)."""
+    seat = bot_to_act(state)
+    game = state.game_state
+    if seat is None or game is None:
+        return None
+    command_id = f"auto:{version}"
+    if game.phase == "seeded":
+        rng = random.Random(f"{state.table_id}:{version}")
+        cut = Cut(position=1 + rng.randrange(_CUT_POSITIONS))
+        return Move(seat=seat, command=cut, command_id=command_id)
+    return Move(seat=seat, command=bot_command(game, seat), command_id=command_id)
+
+
+def return_move(state: TableState, version: int) -> Move | None:
+    """The system's ReturnSeat for a returning player at a turn boundary (never during
+    his seat's own turn: the bot finishes it first), or None."""
+    game = state.game_state
+    if state.status != "playing" or game is None:
+        return None
+    for seat, info in enumerate(state.seats, start=1):
+        if info.presence == "returning" and not (game.phase == "play" and game.turn == seat):
+            return Move(seat=SYSTEM, command=ReturnSeat(seat=seat), command_id=f"auto:{version}")
+    return None
+
+
+def bot_command(game: State, seat: int) -> Command:
+    """The bot's command for `seat` on its turn: `bot.choose` on the seat's view, checked
+    with the engine; the bot's always-legal fallback when the engine would refuse it."""
+    view = banakil.view(game, seat)
+    command = bot.choose(view, game.options)
+    if game.window and not isinstance(command, Discard):
+        command = bot.fallback(view)  # PF-TIMER-6: only a discard in the window
+    try:
+        banakil.decide(game, seat, command)
+    except RuleViolation as exc:
+        _log.warning("bot at seat %d: %s refused (%s); playing the fallback", seat, command, exc)
+        command = bot.fallback(view)
+    return command

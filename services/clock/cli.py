@@ -1,0 +1,125 @@
+"""`sahra serve clock`: fire the turn deadlines of every table until SIGINT or SIGTERM.
+
+Several clocks may run at once (each fires what is due; the store keeps each command
+once). `--time-offset` makes this clock believe the time is that many seconds later: for
+drills and fault tests, never in production.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from services.clock.clock import Clock, utc_now
+from services.projections.in_play import TablesInPlay
+from services.workers import (
+    WorkerStartupError,
+    add_worker_arguments,
+    check_worker_args,
+    shard,
+    worker_service,
+)
+
+__all__ = ["main", "register_serve", "run_clock"]
+
+_PROG = "sahra serve clock"
+_SYSTEM = 0
+_log = logging.getLogger(__name__)
+
+
+def register_serve(serve_subparsers: Any) -> None:
+    """Add `clock` to the sub-commands of `sahra serve`."""
+    parser = serve_subparsers.add_parser(
+        "clock", help="fire turn timeouts and seat replacements when their time is up"
+    )
+    add_worker_arguments(parser)
+    parser.add_argument(
+        "--time-offset",
+        type=float,
+        default=0.0,
+        help="act as if the time were this many seconds later (drills and tests only)",
+    )
+    parser.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    failed = check_worker_args(args, _PROG)
+    if failed is not None:
+        return failed
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    offset = timedelta(seconds=args.time_offset)
+    try:
+        asyncio.run(_serve(args, offset))
+    except WorkerStartupError as error:
+        print(f"{_PROG}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+async def _serve(args: argparse.Namespace, offset: timedelta) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await run_clock(
+        args.database_url,
+        args.nats_url,
+        stop=stop,
+        interval=args.interval,
+        connect_timeout=args.connect_timeout,
+        accept=None if args.shard is None else shard(*args.shard),
+        time_offset=offset,
+    )
+
+
+async def run_clock(
+    database_url: str,
+    nats_url: str,
+    *,
+    stop: asyncio.Event,
+    interval: float = 0.1,
+    connect_timeout: float = 5.0,
+    accept: Callable[[str], bool] | None = None,
+    time_offset: timedelta = timedelta(),
+) -> None:
+    """The clock until `stop`: connect, then fire what is due every `interval` seconds."""
+    async with worker_service(database_url, nats_url, "clock", connect_timeout) as (
+        store,
+        service,
+    ):
+
+        def now() -> datetime:
+            return utc_now() + time_offset
+
+        clock = Clock(
+            TablesInPlay(store, accept=accept),
+            lambda table_id, command, command_id: service.handle(
+                table_id, _SYSTEM, command, command_id
+            ),
+            now,
+        )
+        if time_offset:
+            _log.warning("clock: the time is taken %s s ahead", time_offset.total_seconds())
+        _log.info("clock: connected; reading the log")
+        await clock.run(stop, interval)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m services.clock.cli clock …`, until `sahra serve` is wired."""
+    parser = argparse.ArgumentParser(prog="sahra serve")
+    register_serve(parser.add_subparsers(dest="serve", required=True))
+    args = parser.parse_args(argv)
+    code: int = args.run(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

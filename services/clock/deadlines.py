@@ -1,0 +1,111 @@
+"""Which deadlines a table has now, and when they pass (pure: times are data).
+
+A deadline is a system command with a deterministic command id, due at a moment derived
+from the log (see `services/projections/in_play.py`): whichever clock process fires it,
+however often, the store appends it once, and the engine refuses it once its turn is over.
+
+- a turn (PF-TIMER-1): options.turn_seconds from the batch that started the turn, then
+  Timeout under `timeout:<deal>:<turn>:draw`;
+- the discard window (PF-TIMER-3..6): 5 s from the batch with TurnTimedOut, then Timeout
+  under `timeout:<deal>:<turn>:discard`;
+- an away seat (PF-CONN-2/3, free tables only): 60 s from the batch with
+  SeatDisconnected, then ReplaceWithBot under `replace:<seat>:<version of that event>`.
+
+The first Timeout of a turn draws for the player if a draw is due and opens the window;
+the second discards for him (engine/banakil/decide.py `_timeout`). The seat's clients are
+warned during the last 5 s of a turn or window (PF-TIMER-2): `warning_at`.
+
+The waits before a deal (the client seed window, the `classic` host's 15 s cut) are not
+here: the gateway's timer in `services/gateway/seeds.py` (SAHRA_CUT_SECONDS) fires them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Literal
+
+import msgspec
+
+from engine.banakil.messages import Timeout
+from engine.table import AnyCommand, ReplaceWithBot, bots_may_sit
+from services.projections.in_play import Tracked
+
+__all__ = [
+    "DISCARD_SECONDS",
+    "RECONNECT_SECONDS",
+    "WARNING_SECONDS",
+    "Deadline",
+    "deadlines",
+    "timer",
+    "warning_at",
+]
+
+WARNING_SECONDS = 5.0  # PF-TIMER-2: the last 5 s of a wait
+DISCARD_SECONDS = 5.0  # PF-TIMER-3..5: the discard window after the turn time
+RECONNECT_SECONDS = 60.0  # PF-CONN-2
+
+Kind = Literal["turn", "window", "replace"]
+
+
+class Deadline(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    kind: Kind
+    at: datetime
+    seat: int  # the seat the wait is for (the acting seat, or the away seat)
+    command: AnyCommand  # sent by the system (seat 0)
+    command_id: str
+    deal: int = 0  # the deal and turn of a turn or window (0: a seat's grace)
+    turn: int = 0
+
+
+def timer(tracked: Tracked) -> Deadline | None:
+    """The table's running wait: a turn or a discard window, if any."""
+    state, since = tracked.state, tracked.since
+    game = state.game_state
+    if state.status != "playing" or game is None or since is None or game.phase != "play":
+        return None
+    deal, turn = game.deal, game.turn_no
+    if game.window:
+        kind: Kind = "window"
+        seconds, stage = DISCARD_SECONDS, "discard"
+    else:
+        kind, seconds, stage = "turn", float(game.options.turn_seconds), "draw"
+    return Deadline(
+        table_id=tracked.table_id,
+        kind=kind,
+        at=since + timedelta(seconds=seconds),
+        seat=game.turn,
+        command=Timeout(deal=deal, turn=turn),
+        command_id=f"timeout:{deal}:{turn}:{stage}",
+        deal=deal,
+        turn=turn,
+    )
+
+
+def deadlines(tracked: Tracked) -> list[Deadline]:
+    """Every deadline of the table now: its running wait and its away seats' graces."""
+    out: list[Deadline] = []
+    running = timer(tracked)
+    if running is not None:
+        out.append(running)
+    state = tracked.state
+    if state.status == "playing" and bots_may_sit(state):  # PF-BOT-3: never at a coin table
+        for seat, (since, version) in sorted(tracked.away.items()):
+            out.append(
+                Deadline(
+                    table_id=tracked.table_id,
+                    kind="replace",
+                    at=since + timedelta(seconds=RECONNECT_SECONDS),
+                    seat=seat,
+                    command=ReplaceWithBot(seat=seat),
+                    command_id=f"replace:{seat}:{version}",
+                )
+            )
+    return out
+
+
+def warning_at(deadline: Deadline) -> datetime | None:
+    """When the seat's clients are warned of a wait's end (PF-TIMER-2); None: no warning."""
+    if deadline.kind == "replace":
+        return None
+    return deadline.at - timedelta(seconds=WARNING_SECONDS)

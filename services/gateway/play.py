@@ -1,0 +1,119 @@
+"""HTTP routes for playing against the computer (PF-MODE-1) and for leaving a seat
+(PF-CONN-4).
+
+`POST /play-vs-computer {ruleset, mode?, player}`: one call makes a free table with the
+player in seat 1 and bots in the other seats (one bot in `sahrat` 1v1), starts it and
+returns the player's seat token; the bots answer him inline and the clock keeps his turns
+moving, to the end of the match.
+
+`POST /tables/{id}/leave` (Bearer <seat token>): the player leaves on purpose. At a free
+table a bot takes the seat at once, with his hand, team and score (PF-BOT-2); at a coin
+table the seat is recorded away and the clock's automatic actions play it (PF-BOT-3). The
+match goes on for the others either way, and no result changes (PF-CONN-5). A second call
+is refused (`already_replaced`); a player who comes back on his socket is given his seat
+back at the next turn boundary.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from litestar import post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, HeaderParameter, JSONBody
+
+from engine.banakil.options import Mode, options_from
+from engine.errors import RuleViolation
+from engine.table import Leave, SeatKind, SeatPresence
+from services.gateway.errors import ApiError
+from services.gateway.tables import Outcome
+from services.gateway.tokens import seat_of, sign
+from services.gateway.wiring import Gateway
+
+__all__ = ["PLAY_ROUTES"]
+
+PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+_PLAYER_SEAT = 1
+
+
+class VsComputerRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    player: PlayerName
+    ruleset: Literal["classic", "sahrat"] = "sahrat"
+    mode: Mode = "partnership"
+
+
+class VsComputer(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    seat: int
+    player: str
+    token: str
+    version: int
+
+
+class Left(msgspec.Struct, frozen=True, kw_only=True):
+    table_id: str
+    seat: int
+    presence: SeatPresence
+    version: int
+
+
+@post("/play-vs-computer", status_code=201)
+async def play_vs_computer(
+    data: JSONBody[VsComputerRequest], gw: NamedDependency[Gateway]
+) -> VsComputer:
+    """A started table: the player in seat 1 against the computer's bots (PF-MODE-1)."""
+    options = options_from(data.ruleset, mode=data.mode, table_kind="free", bots_allowed=True)
+    human: SeatKind = "human"
+    bot: SeatKind = "bot"
+    seats = (human,) + (bot,) * (options.seats - 1)
+    table_id = (await gw.service.create_table(options, seats)).state.table_id
+    _ok(await gw.service.take_seat(table_id, _PLAYER_SEAT, data.player))
+    outcome = _ok(await gw.service.start(table_id, _PLAYER_SEAT))
+    return VsComputer(
+        table_id=table_id,
+        seat=_PLAYER_SEAT,
+        player=data.player,
+        token=sign(gw.settings.token_secret, table_id, _PLAYER_SEAT),
+        version=outcome.version,
+    )
+
+
+@post("/tables/{table_id:str}/leave", status_code=200)
+async def leave_table(
+    table_id: FromPath[str],
+    gw: NamedDependency[Gateway],
+    authorization: Annotated[
+        str | None,
+        HeaderParameter(name="Authorization", description="Bearer <the leaving seat's token>"),
+    ] = None,
+) -> Left:
+    """The seat's player leaves on purpose (PF-CONN-4)."""
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise ApiError(401, "no_token", "PF-SEAT-1", "send the seat token: Bearer <token>")
+    seat = seat_of(gw.settings.token_secret, table_id, token.strip())
+    if seat is None:
+        raise ApiError(403, "bad_token", "PF-SEAT-1", "this token is not for this table")
+    loaded = await gw.service.load(table_id)
+    if loaded.version == 0:
+        raise ApiError(404, "no_such_table", "", f"there is no table {table_id!r}")
+    command_id = f"leave:{seat}:{loaded.version}"
+    outcome = _ok(await gw.service.handle(table_id, seat, Leave(), command_id))
+    after = await gw.service.load(table_id)
+    return Left(
+        table_id=table_id,
+        seat=seat,
+        presence=after.state.seats[seat - 1].presence,
+        version=outcome.version,
+    )
+
+
+PLAY_ROUTES = [play_vs_computer, leave_table]
+
+
+def _ok(outcome: Outcome) -> Outcome:
+    if outcome.rejection is not None:
+        r = outcome.rejection
+        raise RuleViolation(r.code, r.rule_id, r.message)
+    return outcome

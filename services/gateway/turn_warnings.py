@@ -1,0 +1,145 @@
+"""The last 5 seconds of a turn (PF-TIMER-2): a "warning" pushed to the acting seat.
+
+The clock process decides when time is up (services/clock); this gateway only tells the
+player that it is about to be. For each table one of its seated sockets is at, it knows
+what the table waits for (a turn, or the discard window after a timeout) and since when,
+and pushes to the sockets of the acting seat, once per wait:
+
+    {"type": "warning", "table_id", "deal", "turn", "seat", "stage": "turn" | "window",
+     "deadline": ISO 8601 server time, "seconds_left"}
+
+The start of a wait is the `server_time` of the batch that began it, read from the tail
+of the table's stream when a table is first watched here, and the moment this gateway
+sees the change afterwards (its own commit, or the bus's news of another writer's, a few
+milliseconds later; a lost publish makes it as late as the relay). The client shows the
+warning and plays the countdown sound from it; the deadline is the clock's own.
+
+The time source is injected (`now`), and `tick` sends what is due, so tests move time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+import msgspec
+
+from services.clock.deadlines import Deadline, timer, warning_at
+from services.gateway.presence import Presence
+from services.gateway.tables import Loaded, TableService
+from services.projections.in_play import Tracked, Waiting, server_time, waiting_for
+from services.store.port import EventStore
+
+__all__ = ["TurnWarnings"]
+
+_log = logging.getLogger(__name__)
+_TAIL = 64  # events read back for the start of a wait (a turn is a few events)
+_STARTS = {"CardsDealt", "CardDiscarded", "TurnTimedOut"}  # the events that begin a wait
+
+
+class _Watch(msgspec.Struct, kw_only=True):
+    tracked: Tracked
+    warned: Waiting | None = None
+
+
+class TurnWarnings:
+    def __init__(
+        self,
+        service: TableService,
+        store: EventStore,
+        presence: Presence,
+        now: Callable[[], datetime],
+    ) -> None:
+        self._service = service
+        self._store = store
+        self._presence = presence
+        self.now = now
+        self._watched: dict[str, _Watch | None] = {}  # None: its wait's start is not known yet
+        service.add_listener(self._changed)
+        presence.watch(self._seated)
+
+    async def tick(self) -> int:
+        """Look up the waits not known yet and push the warnings that are due; how many."""
+        for table_id in [t for t, w in self._watched.items() if w is None]:
+            await self._look_up(table_id)
+        sent = 0
+        now = self.now()
+        for watch in list(self._watched.values()):
+            if watch is None or watch.tracked.waiting is None:
+                continue
+            deadline = timer(watch.tracked)
+            at = None if deadline is None else warning_at(deadline)
+            if deadline is None or at is None or at > now or watch.warned == watch.tracked.waiting:
+                continue
+            watch.warned = watch.tracked.waiting
+            sent += await self._warn(deadline, now)
+        return sent
+
+    async def run(self, stop: asyncio.Event, interval: float = 0.25) -> None:
+        while not stop.is_set():
+            try:
+                await self.tick()
+            except Exception:
+                _log.exception("turn warnings failed; trying again")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), interval)
+
+    def _seated(self, table_id: str, seated: bool) -> None:
+        if seated:
+            self._watched.setdefault(table_id, None)
+        else:
+            self._watched.pop(table_id, None)
+
+    def _changed(self, table_id: str, loaded: Loaded) -> None:
+        watch = self._watched.get(table_id)
+        if watch is None:
+            return  # not watched here, or its start is being looked up
+        tracked = watch.tracked
+        if loaded.version <= tracked.version:
+            return
+        waiting = waiting_for(loaded.state)
+        if waiting != tracked.waiting:
+            tracked.waiting, tracked.since = waiting, self.now()
+        tracked.state, tracked.version = loaded.state, loaded.version
+
+    async def _look_up(self, table_id: str) -> None:
+        loaded = await self._service.load(table_id)
+        waiting = waiting_for(loaded.state)
+        since = None
+        if waiting is not None:
+            rows = await self._store.read_stream(table_id, max(0, loaded.version - _TAIL))
+            starts = [r for r in rows if r.type in _STARTS and r.version <= loaded.version]
+            if not starts:  # a long wait (many presence events): read it all
+                rows = await self._store.read_stream(table_id)
+                starts = [r for r in rows if r.type in _STARTS and r.version <= loaded.version]
+            since = server_time(starts[-1]) if starts else None
+        if table_id in self._watched and self._watched[table_id] is None:
+            tracked = Tracked(
+                table_id=table_id,
+                version=loaded.version,
+                state=loaded.state,
+                waiting=waiting,
+                since=since,
+            )
+            self._watched[table_id] = _Watch(tracked=tracked)
+
+    async def _warn(self, deadline: Deadline, now: datetime) -> int:
+        sessions = self._presence.sessions(deadline.table_id, deadline.seat)
+        if not sessions:
+            return 0
+        message = {
+            "type": "warning",
+            "table_id": deadline.table_id,
+            "deal": deadline.deal,
+            "turn": deadline.turn,
+            "seat": deadline.seat,
+            "stage": deadline.kind,
+            "deadline": deadline.at.isoformat(timespec="milliseconds"),
+            "seconds_left": max(0.0, round((deadline.at - now).total_seconds(), 3)),
+        }
+        for session in sessions:
+            await session.send(message)
+        return len(sessions)

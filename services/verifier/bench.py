@@ -1,0 +1,268 @@
+"""`sahra bench verify`: complete Banakil deals verified per second.
+
+Offline: deals are played by the random bot in memory (not timed), each kept as a deal
+record with its events, then verified one by one with `engine.verify.verify_record` in
+this process, on one core. From the database: N deals are played through the table
+service into PostgreSQL (--database-url, else $SAHRA_DATABASE_URL, else an embedded server
+in a temporary directory; always in a scratch schema dropped at the end), then the batch
+audit (`sahra verify --all`) reads and verifies all of them. Figures go to stdout as JSON
+lines: wall-clock rates and, offline, rates over this process's CPU time too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from engine import banakil
+from engine.banakil.autoplay import random_step
+from engine.banakil.evolve import evolve
+from engine.banakil.messages import CommitSeed, Event, SendClientSeed
+from engine.replay import DealRecord, Record, SeatCommand, Seed
+from engine.verify import verify_record
+
+__all__ = ["GOAL", "bench_database", "bench_offline", "random_record", "register_bench"]
+
+GOAL = 500.0  # complete deals verified per second, offline, one core
+_SEATS = ("Amal", "Badr", "Chadi", "Dunya")
+
+
+def register_bench(bench_subparsers: Any) -> None:
+    """Add `verify` to the sub-commands of `sahra bench`."""
+    parser = bench_subparsers.add_parser(
+        "verify", help="deals verified per second: offline, and an audit of stored deals"
+    )
+    parser.add_argument("--deals", type=int, default=300, help="offline deals per rule set")
+    parser.add_argument(
+        "--stored", type=int, default=100, help="deals stored for the database case (0: skip)"
+    )
+    parser.add_argument(
+        "--database-url",
+        help="PostgreSQL URL (default: $SAHRA_DATABASE_URL, else an embedded server)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the random bot's seed")
+    parser.set_defaults(run=_run)
+
+
+def random_record(preset: str, rng: random.Random) -> Record:
+    """One complete deal from a random secret and client seeds, played by the random bot,
+    as a record with its events (what the service stores for a deal)."""
+    state = banakil.initial(banakil.options_from(preset))
+    secret = rng.randbytes(32).hex()
+    seeds = tuple(rng.choice(("", "", f"seed-{rng.randrange(1000)}")) for _ in _SEATS)
+    commands: list[SeatCommand] = []
+    events: list[Event] = []
+
+    def apply(seat: int, command: Any) -> None:
+        nonlocal state
+        new = banakil.decide(state, seat, command)
+        for event in new:
+            state = evolve(state, event)
+        events.extend(new)
+
+    apply(0, CommitSeed(secret=secret))
+    for seat, seed in enumerate(seeds, start=1):
+        if seed:
+            apply(seat, SendClientSeed(seed=seed))
+            commands.append(SeatCommand(seat=seat, command=SendClientSeed(seed=seed)))
+    while state.phase in ("seeded", "play"):
+        seat, command, new = random_step(state, rng)
+        for event in new:
+            state = evolve(state, event)
+        events.extend(new)
+        commands.append(SeatCommand(seat=seat, command=command))
+    deal = DealRecord(
+        seed=Seed(secret=secret, client_seeds=seeds),
+        commands=tuple(commands),
+        events=tuple(events),
+    )
+    return Record(game="banakil", options={"preset": preset}, seats=_SEATS, deals=(deal,))
+
+
+def bench_offline(deals: int, seed: int) -> list[dict[str, Any]]:
+    """Per rule set and both together: deals verified per second (wall and CPU)."""
+    rng = random.Random(seed)
+    records = {p: [random_record(p, rng) for _ in range(deals)] for p in ("classic", "sahrat")}
+    out: list[dict[str, Any]] = []
+    totals = [0, 0.0, 0.0]
+    for preset, batch in records.items():
+        t0, c0 = time.perf_counter(), time.process_time()
+        passed = sum(verify_record(r).passed for r in batch)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        if passed != len(batch):  # pragma: no cover - the engine disagrees with itself
+            raise AssertionError(f"{len(batch) - passed} genuine {preset} deals failed")
+        totals[0] += len(batch)
+        totals[1] += wall
+        totals[2] += cpu
+        out.append(_figures(preset, batch, wall, cpu))
+    out.append(
+        {
+            "bench": "verify",
+            "case": "offline",
+            "ruleset": "both",
+            "deals": totals[0],
+            "deals_per_s": round(totals[0] / totals[1], 1),
+            "cpu_deals_per_s": round(totals[0] / totals[2], 1),
+        }
+    )
+    return out
+
+
+def _figures(preset: str, batch: list[Record], wall: float, cpu: float) -> dict[str, Any]:
+    commands = sum(len(r.deals[0].commands) for r in batch)
+    events = sum(len(r.deals[0].events or ()) for r in batch)
+    return {
+        "bench": "verify",
+        "case": "offline",
+        "ruleset": preset,
+        "deals": len(batch),
+        "commands_per_deal": round(commands / len(batch), 1),
+        "events_per_deal": round(events / len(batch), 1),
+        "deals_per_s": round(len(batch) / wall, 1),
+        "cpu_deals_per_s": round(len(batch) / cpu, 1),
+    }
+
+
+async def bench_database(dsn: str, deals: int, seed: int) -> dict[str, Any]:
+    """Store `deals` deals through the table service (in a scratch schema), then time the
+    batch audit of every finished deal."""
+    from services.store.migrate import apply_migrations, connect
+    from services.store.postgres import PostgresEventStore
+    from services.verifier.audit import audit
+
+    schema = f"sahra_bench_verify_{uuid.uuid4().hex[:10]}"
+    admin = await connect(dsn)
+    try:
+        await admin.execute(f"CREATE SCHEMA {schema}")
+        await admin.execute(f"SET search_path TO {schema}")
+        await apply_migrations(admin)
+        store = await PostgresEventStore.connect(dsn, 1, 8, server_settings={"search_path": schema})
+        try:
+            t0 = time.perf_counter()
+            stored = await _store_deals(store, deals, seed)
+            storing = time.perf_counter() - t0
+            c0 = time.process_time()
+            summary = await audit(store)
+            cpu = time.process_time() - c0
+        finally:
+            await store.close()
+    finally:
+        await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        await admin.close()
+    if summary.verified != summary.deals:  # pragma: no cover - a stored deal failed
+        raise AssertionError("\n".join(summary.sentences()))
+    return {
+        "bench": "verify",
+        "case": "database",
+        "server": str(await _server_version(dsn)),
+        "deals": summary.deals,
+        "tables": summary.tables,
+        "stored_in_s": round(storing, 1),
+        "stored_deals": stored,
+        "seconds": round(summary.seconds, 3),
+        "deals_per_s": round(summary.deals / summary.seconds, 1),
+        "cpu_deals_per_s": round(summary.deals / cpu, 1) if cpu > 0 else None,
+    }
+
+
+async def _server_version(dsn: str) -> str:
+    from services.store.migrate import connect
+
+    conn = await connect(dsn)
+    try:
+        return "PostgreSQL " + str(await conn.fetchval("SHOW server_version"))
+    finally:
+        await conn.close()
+
+
+async def _store_deals(store: Any, deals: int, seed: int) -> int:
+    """Play tables (one human seat moved by the random bot, three bots) through the table
+    service until `deals` deals have ended; four tables at a time."""
+    from services.bus.memory import MemoryBus
+    from services.gateway.seeds import SeedTiming
+    from services.gateway.tables import TableService
+
+    service = TableService(store, MemoryBus(), timing=SeedTiming(seed_window=0.0))
+    finished: dict[str, int] = {}
+
+    def ended(game: Any) -> int:
+        return int(game.deal) - (0 if game.phase in ("seeding", "over") else 1)
+
+    async def table(k: int) -> None:
+        rng = random.Random(seed * 1_000 + k)
+        preset = ("classic", "sahrat")[k % 2]
+        created = await service.create_table(
+            banakil.options_from(preset), ("human", "bot", "bot", "bot")
+        )
+        table_id = created.state.table_id
+        await service.take_seat(table_id, 1, "Amal")
+        await service.start(table_id, 1)
+        step = 0
+        while sum(finished.values()) < deals:
+            game = (await service.load(table_id)).state.game_state
+            assert game is not None
+            finished[table_id] = ended(game)
+            if game.phase == "over":
+                return
+            if game.phase == "seeding":  # a deal just ended: the follow-ups seed the next
+                await service.follow_up(table_id)
+                continue
+            seat, command, _ = random_step(game, rng)
+            step += 1
+            outcome = await service.handle(table_id, seat, command, f"bench:{step}")
+            assert outcome.accepted, outcome
+
+    k = 0
+    try:
+        while sum(finished.values()) < deals:
+            await asyncio.gather(*(table(k + i) for i in range(4)))
+            k += 4
+    finally:
+        await service.deadlines.close()
+    return sum(finished.values())
+
+
+def _run(args: argparse.Namespace) -> int:
+    figures = bench_offline(args.deals, args.seed)
+    for line in figures:
+        print(json.dumps(line), flush=True)
+    if args.stored > 0:
+        url = args.database_url or os.environ.get("SAHRA_DATABASE_URL")
+        try:
+            if url:
+                print(json.dumps(asyncio.run(bench_database(url, args.stored, args.seed))))
+            else:
+                from services.infra import embedded_postgres
+
+                with (
+                    tempfile.TemporaryDirectory(prefix="sahra-bench-verify-") as tmp,
+                    embedded_postgres(Path(tmp) / "pg", keep=False) as embedded,
+                ):
+                    line = asyncio.run(bench_database(embedded, args.stored, args.seed))
+                    line["server"] += " (embedded)"
+                    print(json.dumps(line))
+        except Exception as exc:
+            print(f"sahra bench verify: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return 2
+    both = figures[-1]
+    print(
+        json.dumps(
+            {
+                "bench": "verify",
+                "goal": f"offline deals_per_s >= {GOAL:g} (one core)",
+                "deals_per_s": both["deals_per_s"],
+                "cpu_deals_per_s": both["cpu_deals_per_s"],
+                "goal_met": both["cpu_deals_per_s"] >= GOAL,
+            }
+        )
+    )
+    return 0

@@ -1,0 +1,264 @@
+"""Deal records (docs/deal-format.md) built from the event store, for `verify_record`.
+
+A deal is named "<table id>-<deal number>" (e.g. "bb9cc40dbe5e4290-3"); the number is the
+table's own deal counter, the `deal` of its SeedCommitted. The service stores every
+accepted command in the metadata of the events it caused (`Metadata.command`), so a
+table's stream reads back as a list of appends: who sent what, and what it did.
+
+The record of deal n starts from the new table, as every record does: its options, seats
+and host from TableCreated and SeatTaken, then every deal from the first up to n (a deal
+of a later match, or of a later deal of the same match, can only be re-decided from the
+state the earlier deals left). Each deal carries:
+
+- `seed`: the secret as SeedRevealed revealed it, and the seats' client seeds as the deal
+  used them (seat order, "" for a seat that sent none); or, for a stacked test deal,
+  `deck`, `dealer` and `cut` from DeckStacked;
+- `commands`: every command after the commitment, in the order the store appended them,
+  with the system's own (SendClientSeed, Deal, Cut, Timeout) written out, so the replay
+  issues exactly what the table did;
+- `events`: the deal's events as recorded, the commitment first. The SeedCommitted's
+  `secret` is written empty: in the store it is sealed (never in plain form before the
+  reveal), and the revealed secret is the record's `seed.secret`.
+
+Only finished deals have records: before the reveal there is nothing to verify, and the
+secret must not come out (PF-FAIR-3).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import msgspec
+from msgspec.structs import asdict, replace
+
+from engine.banakil.messages import (
+    EVENT_TYPES,
+    ClientSeedSent,
+    Command,
+    DealScored,
+    DeckStacked,
+    Event,
+    SeedCommitted,
+    SeedRevealed,
+)
+from engine.banakil.options import PRESETS, BanakilOptions, options_from
+from engine.cards import faces
+from engine.replay import DealRecord, Record, SeatCommand, Seed
+from engine.table import AnyEvent, SeatTaken, TableCreated
+from services.store.port import EventStore, StoredEvent
+
+__all__ = [
+    "FinishedDeal",
+    "RecordProblem",
+    "TableLog",
+    "deal_id",
+    "deal_record",
+    "parse_deal_id",
+    "record_options_of",
+]
+
+_DEAL_ID = re.compile(r"(?P<table>[A-Za-z0-9_-]{1,64})-(?P<deal>[1-9][0-9]{0,8})")
+_EVENT = msgspec.json.Decoder(AnyEvent)
+_COMMAND = msgspec.json.Decoder(Command)
+_NULL = b"null"
+
+
+class RecordProblem(Exception):
+    """Why a deal has no record: {code, rule_id, message} with an HTTP status."""
+
+    def __init__(self, status: int, code: str, rule_id: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.rule_id = rule_id
+        self.message = message
+
+
+def deal_id(table_id: str, deal: int) -> str:
+    return f"{table_id}-{deal}"
+
+
+def parse_deal_id(text: str) -> tuple[str, int]:
+    """ "<table id>-<deal number>" → (table id, deal number); RecordProblem otherwise."""
+    found = _DEAL_ID.fullmatch(text)
+    if found is None:
+        raise RecordProblem(
+            400,
+            "bad_deal_id",
+            "",
+            f"a deal id is <table id>-<deal number>, e.g. bb9cc40dbe5e4290-3, not {text!r:.80}",
+        )
+    return found["table"], int(found["deal"])
+
+
+class FinishedDeal(msgspec.Struct, frozen=True, kw_only=True):
+    """A deal that ended (scored, and revealed when it had a secret)."""
+
+    deal: int
+    finished_at: datetime
+    position: int  # global store position of the event that ended it
+
+
+class _Append:
+    """One accepted command: its seat, the command as recorded, the events it caused."""
+
+    __slots__ = ("command", "events", "last", "seat")
+
+    def __init__(self, row: StoredEvent) -> None:
+        self.seat = row.metadata.seat
+        self.command = row.metadata.command
+        self.events: list[AnyEvent] = []
+        self.last = row
+
+
+class _Deal:
+    __slots__ = ("appends", "number")
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.appends: list[_Append] = []
+
+    def events(self) -> list[Event]:
+        return [e for a in self.appends for e in a.events]  # type: ignore[misc]
+
+    def finished(self) -> FinishedDeal | None:
+        for append in reversed(self.appends):
+            for event in append.events:
+                if isinstance(event, DealScored):
+                    row = append.last
+                    return FinishedDeal(
+                        deal=self.number, finished_at=row.recorded_at, position=row.position
+                    )
+        return None
+
+
+class TableLog:
+    """A table's stream read back as appends and deals."""
+
+    def __init__(self, table_id: str, rows: Sequence[StoredEvent]) -> None:
+        self.table_id = table_id
+        self.created: TableCreated | None = None
+        self.names: dict[int, str] = {}
+        self.deals: list[_Deal] = []
+        current: _Append | None = None
+        for row in rows:
+            starts = current is None or row.metadata.command_id != current.last.metadata.command_id
+            if starts:
+                current = _Append(row)
+            assert current is not None
+            event = _EVENT.decode(row.data)  # the secret stays sealed: it is not needed
+            current.events.append(event)
+            current.last = row
+            game = isinstance(event, EVENT_TYPES)
+            if starts and game:  # presence and other table commands are not the game's
+                if isinstance(event, SeedCommitted | DeckStacked):  # a deal's opening
+                    self.deals.append(_Deal(event.deal))
+                if self.deals:
+                    self.deals[-1].appends.append(current)
+            if isinstance(event, TableCreated):
+                self.created = event
+            elif isinstance(event, SeatTaken):
+                self.names[event.seat] = event.player
+
+    def finished(self) -> list[FinishedDeal]:
+        return [f for d in self.deals if (f := d.finished()) is not None]
+
+    def record(self, upto: int) -> Record:
+        """The record of deals 1..`upto`; RecordProblem when there is none."""
+        where = deal_id(self.table_id, upto)
+        if self.created is None:
+            raise RecordProblem(404, "no_such_table", "", f"there is no table {self.table_id!r}")
+        if not 1 <= upto <= len(self.deals):
+            raise RecordProblem(
+                404, "no_such_deal", "", f"deal {where} has not begun at this table"
+            )
+        if self.deals[upto - 1].finished() is None:
+            raise RecordProblem(
+                409,
+                "deal_not_finished",
+                "PF-FAIR-3",
+                f"deal {where} is still being played: its secret is revealed, and the deal "
+                "can be verified, once it ends",
+            )
+        created = self.created
+        seats = tuple(
+            self.names.get(seat) or f"Bot {seat}" for seat in range(1, len(created.seats) + 1)
+        )
+        return Record(
+            game="banakil",
+            options=record_options_of(created.options),
+            seats=seats,
+            host=created.host,
+            deals=tuple(self._deal_record(deal) for deal in self.deals[:upto]),
+        )
+
+    def _deal_record(self, deal: _Deal) -> DealRecord:
+        where = deal_id(self.table_id, deal.number)
+        commands = []
+        for append in deal.appends[1:]:  # after the commitment (or the stacked deck)
+            raw = bytes(append.command)
+            if raw == _NULL or append.seat is None:
+                raise RecordProblem(
+                    409,
+                    "commands_not_recorded",
+                    "PF-FAIR-5",
+                    f"deal {where} was stored without its commands (before the service kept "
+                    "them), so it cannot be decided again",
+                )
+            command = _COMMAND.decode(raw)
+            commands.append(SeatCommand(seat=append.seat, command=command))
+        events = deal.events()
+        first = events[0]
+        if isinstance(first, DeckStacked):
+            return DealRecord(
+                deck=tuple(faces(first.cards)),
+                dealer=first.dealer,
+                cut=first.cut,
+                commands=tuple(commands),
+                events=tuple(events),
+            )
+        assert isinstance(first, SeedCommitted)  # a deal starts with one or the other
+        revealed = next((e for e in events if isinstance(e, SeedRevealed)), None)
+        if revealed is None:  # a deal without a secret to reveal is stacked; this one is not
+            raise RecordProblem(
+                409, "deal_not_finished", "PF-FAIR-3", f"deal {where} has not been revealed"
+            )
+        seeds = [""] * len(self.created.seats if self.created else ())
+        for event in events:
+            if isinstance(event, ClientSeedSent):
+                seeds[event.seat - 1] = event.seed
+        events[0] = replace(first, secret="")
+        return DealRecord(
+            seed=Seed(secret=revealed.secret, client_seeds=tuple(seeds)),
+            commands=tuple(commands),
+            events=tuple(events),
+        )
+
+
+def record_options_of(options: BanakilOptions) -> dict[str, Any]:
+    """The record's "options" for a table's options: the preset, then every option that
+    differs from it (and the 1v1 target, which the mode alone would reset)."""
+    preset = PRESETS[options.ruleset]
+    out: dict[str, Any] = {"preset": options.ruleset}
+    mine, theirs = asdict(options), asdict(preset)
+    for name, value in mine.items():
+        if name != "ruleset" and value != theirs[name]:
+            out[name] = value
+    if options.mode == "one_vs_one":
+        out["target_score"] = options.target_score
+    overrides = {k: v for k, v in out.items() if k != "preset"}
+    if options_from(options.ruleset, **overrides) != options:  # pragma: no cover - a net
+        out = {"preset": options.ruleset, **{k: v for k, v in mine.items() if k != "ruleset"}}
+    return out
+
+
+async def deal_record(store: EventStore, deal: str) -> Record:
+    """The record of a finished deal, by its id; RecordProblem when there is none."""
+    table_id, number = parse_deal_id(deal)
+    rows = await store.read_stream(table_id)
+    if not rows:
+        raise RecordProblem(404, "no_such_table", "", f"there is no table {table_id!r}")
+    return TableLog(table_id, rows).record(number)

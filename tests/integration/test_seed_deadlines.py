@@ -1,0 +1,210 @@
+"""The timers before a deal, over the in-memory adapters and the real ones: the client seed
+window (PF-AMB-12 h) and the host's 15 seconds to cut (PF-CUT-2, PF-CUT-3).
+
+The window and the cut time are made short here; the defaults are 3 s and 15 s
+(SAHRA_SEED_WINDOW_SECONDS, SAHRA_CUT_SECONDS).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+
+from engine import banakil, fair
+from engine.banakil.autoplay import random_step
+from engine.banakil.messages import CardsDealt, Cut, DeckCut, SendClientSeed
+from engine.verify import verify_record
+from services.bus.memory import MemoryBus
+from services.bus.nats import NatsBus
+from services.bus.port import Bus
+from services.gateway.codec import decode_event
+from services.gateway.seeds import SeedTiming
+from services.gateway.tables import TableService
+from services.store.memory import MemoryEventStore
+from services.store.migrate import migrate
+from services.store.port import EventStore, StoredEvent
+from services.store.postgres import PostgresEventStore
+from services.verifier.records import deal_record
+
+
+@dataclass
+class Adapters:
+    store: EventStore
+    bus: Bus
+
+
+@pytest.fixture(scope="module")
+async def real(database_url: str, nats_url: str) -> AsyncIterator[Adapters]:
+    await migrate(database_url)
+    store = await PostgresEventStore.connect(database_url)
+    bus = await NatsBus.connect(nats_url)
+    yield Adapters(store, bus)
+    await bus.close()
+    await store.close()
+
+
+@pytest.fixture(params=["memory", "real"])
+def adapters(request: pytest.FixtureRequest, real: Adapters) -> Adapters:
+    return real if request.param == "real" else Adapters(MemoryEventStore(), MemoryBus())
+
+
+@pytest.fixture
+async def services(adapters: Adapters) -> AsyncIterator[list[TableService]]:
+    """Table services made by a test; their timers are stopped at its end."""
+    made: list[TableService] = []
+    yield made
+    for service in made:
+        await service.deadlines.close()
+
+
+def _service(
+    adapters: Adapters, made: list[TableService], window: float = 0.0, cut: float = 15.0
+) -> TableService:
+    service = TableService(
+        adapters.store, adapters.bus, timing=SeedTiming(seed_window=window, cut_seconds=cut)
+    )
+    made.append(service)
+    return service
+
+
+async def _table(service: TableService, preset: str, seats: tuple[str, ...]) -> str:
+    created = await service.create_table(banakil.options_from(preset), seats)  # type: ignore[arg-type]
+    table_id = created.state.table_id
+    for seat, kind in enumerate(seats, start=1):
+        if kind == "human":
+            assert (await service.take_seat(table_id, seat, f"P{seat}")).accepted
+    assert (await service.start(table_id, 1)).accepted
+    return table_id
+
+
+async def _rows(store: EventStore, table_id: str, kind: str) -> list[StoredEvent]:
+    return [r for r in await store.read_stream(table_id) if r.type == kind]
+
+
+async def _until(store: EventStore, table_id: str, kind: str, seconds: float = 10) -> StoredEvent:
+    async with asyncio.timeout(seconds):
+        while not (found := await _rows(store, table_id, kind)):
+            await asyncio.sleep(0.02)
+    return found[0]
+
+
+async def _phase(service: TableService, table_id: str) -> str:
+    game = (await service.load(table_id)).state.game_state
+    assert game is not None
+    return game.phase
+
+
+async def test_the_deal_waits_for_the_seed_window_then_the_system_deals(
+    adapters: Adapters, services: list[TableService]
+) -> None:
+    """PF-AMB-12 h, PF-FAIR-2: the commitment is out, the seats have a window to add
+    seeds, and when it closes the system deals with what was sent."""
+    service = _service(adapters, services, window=0.4)
+    table_id = await _table(service, "sahrat", ("human", "human", "bot", "bot"))
+    loaded = await service.load(table_id)
+    game = loaded.state.game_state
+    assert game is not None and game.phase == "seeded" and game.commitment is not None
+    assert service.deadlines.armed(table_id) is not None
+    assert (await service.handle(table_id, 2, SendClientSeed(seed="only me"), "s2")).accepted
+    assert await _phase(service, table_id) == "seeded"  # seat 1 has not sent one
+    began = asyncio.get_running_loop().time()
+    dealt = await _until(adapters.store, table_id, "CardsDealt")
+    assert asyncio.get_running_loop().time() - began >= 0.1
+    assert (dealt.metadata.command_id, dealt.metadata.seat) == ("auto:deal:1", 0)
+    event = decode_event(dealt)
+    assert isinstance(event, CardsDealt)
+    assert event.entropy == fair.entropy(["", "only me", "", ""])
+
+
+async def test_the_deal_is_dealt_at_once_when_every_human_seat_has_sent_its_seed(
+    adapters: Adapters, services: list[TableService]
+) -> None:
+    service = _service(adapters, services, window=60)
+    table_id = await _table(service, "sahrat", ("human", "bot", "human", "bot"))
+    assert (await service.handle(table_id, 1, SendClientSeed(seed="a"), "s1")).accepted
+    assert await _phase(service, table_id) == "seeded"
+    assert (await service.handle(table_id, 3, SendClientSeed(seed="c"), "s3")).accepted
+    assert await _phase(service, table_id) == "play"  # no 60 s wait
+    (dealt,) = await _rows(adapters.store, table_id, "CardsDealt")
+    assert dealt.metadata.command_id == "auto:deal:1"
+    assert service.deadlines.armed(table_id) is None
+
+
+async def test_a_gateway_that_loads_a_waiting_table_after_a_restart_deals_it(
+    adapters: Adapters, services: list[TableService]
+) -> None:
+    """The timer dies with its process; the next gateway to load the table arms it again,
+    counting from the commitment's time, and two gateways firing it deal once."""
+    first = _service(adapters, services, window=0.6)
+    table_id = await _table(first, "sahrat", ("human", "bot", "bot", "bot"))
+    await first.deadlines.close()  # the process is gone
+    await asyncio.sleep(0.3)
+    second = _service(adapters, services, window=0.6)
+    third = _service(adapters, services, window=0.6)
+    await asyncio.gather(second.follow_up(table_id), third.follow_up(table_id))
+    assert second.deadlines.armed(table_id) is not None
+    assert third.deadlines.armed(table_id) is not None
+    await _until(adapters.store, table_id, "CardsDealt")
+    await asyncio.sleep(0.2)
+    rows = await adapters.store.read_stream(table_id)
+    assert [r.type for r in rows].count("CardsDealt") == 1
+    ids = [r.metadata.command_id for r in rows]
+    assert ids.count("auto:deal:1") == 1
+
+
+async def test_the_system_cuts_when_the_host_has_not_cut_in_time_pf_cut_2_pf_cut_3(
+    adapters: Adapters, services: list[TableService]
+) -> None:
+    """PF-CUT-2/3, PF-AMB-2: no cut from the host in time → the system's cut at
+    1 + uniform(105) of the secret's `autocut` stream, as seat 0; the verifier re-derives
+    it once the deal is over."""
+    service = _service(adapters, services, window=0, cut=0.3)
+    table_id = await _table(service, "classic", ("human", "bot", "bot", "bot"))
+    assert service.deadlines.armed(table_id) is not None
+    state = (await service.load(table_id)).state.game_state
+    assert state is not None and state.secret is not None
+    secret = bytes.fromhex(state.secret)  # the service's own copy, for the check below
+    row = await _until(adapters.store, table_id, "DeckCut")
+    assert (row.metadata.command_id, row.metadata.seat) == ("auto:cut:1", 0)
+    cut = decode_event(row)
+    assert isinstance(cut, DeckCut) and cut.automatic
+    assert cut.position == fair.auto_cut(secret, fair.entropy(["", "", "", ""]))
+    rng = random.Random(5)
+    for step in range(2_000):
+        game = (await service.load(table_id)).state.game_state
+        assert game is not None
+        if game.deal > 1 or game.phase != "play":
+            break
+        seat, command, _ = random_step(game, rng)
+        assert (await service.handle(table_id, seat, command, f"h{step}")).accepted
+    record = await deal_record(adapters.store, f"{table_id}-1")
+    assert record.deals[0].commands[0].seat == 0
+    assert record.deals[0].commands[0].command == Cut()
+    assert verify_record(record).passed
+
+
+async def test_a_host_who_cuts_in_time_is_not_overruled_pf_cut_2(
+    adapters: Adapters, services: list[TableService]
+) -> None:
+    service = _service(adapters, services, window=0, cut=0.3)
+    table_id = await _table(service, "classic", ("human", "bot", "bot", "bot"))
+    assert (await service.handle(table_id, 1, Cut(position=42), "cut")).accepted
+    assert service.deadlines.armed(table_id) is None
+    await asyncio.sleep(0.5)
+    (row,) = await _rows(adapters.store, table_id, "DeckCut")
+    cut = decode_event(row)
+    assert isinstance(cut, DeckCut) and not cut.automatic and cut.position == 42
+
+
+def test_the_timing_comes_from_the_environment() -> None:
+    assert SeedTiming.from_env({}) == SeedTiming(seed_window=3.0, cut_seconds=15.0)
+    timing = SeedTiming.from_env({"SAHRA_SEED_WINDOW_SECONDS": "0.5", "SAHRA_CUT_SECONDS": "20"})
+    assert timing == SeedTiming(seed_window=0.5, cut_seconds=20.0)
+    with pytest.raises(ValueError, match="SAHRA_CUT_SECONDS"):
+        SeedTiming.from_env({"SAHRA_CUT_SECONDS": "soon"})
+    with pytest.raises(ValueError, match="SAHRA_SEED_WINDOW_SECONDS"):
+        SeedTiming.from_env({"SAHRA_SEED_WINDOW_SECONDS": "-1"})

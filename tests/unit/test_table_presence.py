@@ -1,0 +1,168 @@
+"""Seat presence at a table: away, back, replaced by a bot, leaving, returning
+(PF-CONN-1..5, PF-BOT-1..3; the return at a turn boundary is the issue's decision, which
+PF-BOT-5 does not allow)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import table
+from engine.banakil import options_from
+from engine.banakil.messages import CommitSeed, Deal
+from engine.errors import RuleViolation
+from engine.table import (
+    CreateTable,
+    Disconnect,
+    Leave,
+    Reconnect,
+    ReplaceWithBot,
+    ReturnSeat,
+    SeatDisconnected,
+    SeatReconnected,
+    SeatReplacedByBot,
+    SeatReturned,
+    StartTable,
+    TableState,
+    TakeSeat,
+    humans_present,
+    played_by_bot,
+)
+
+_SECRET = "11" * 32
+
+
+def _fold(state: TableState, seat: int, command: object) -> TableState:
+    for event in table.decide(state, seat, command):
+        state = table.evolve(state, event)
+    return state
+
+
+def _reject(state: TableState, seat: int, command: object) -> RuleViolation:
+    with pytest.raises(RuleViolation) as info:
+        table.decide(state, seat, command)
+    return info.value
+
+
+def _dealt(
+    kind: str = "free", seats: tuple[str, ...] = ("human", "human", "bot", "bot")
+) -> TableState:
+    options = options_from("sahrat", table_kind=kind)
+    state = _fold(table.new_table("t"), 0, CreateTable(options=options, seats=seats))  # type: ignore[arg-type]
+    for seat, kind_of in enumerate(seats, start=1):
+        if kind_of == "human":
+            state = _fold(state, 0, TakeSeat(seat=seat, player=f"P{seat}"))
+    state = _fold(state, 0, StartTable())
+    state = _fold(state, 0, CommitSeed(secret=_SECRET))
+    return _fold(state, 0, Deal())
+
+
+def _presence(state: TableState) -> list[str]:
+    return [s.presence for s in state.seats]
+
+
+def test_a_dropped_player_is_away_and_back_with_the_same_hand_pf_conn_2() -> None:
+    state = _dealt()
+    hand = state.game_state.hands[1] if state.game_state else ()
+    away = table.decide(state, 0, Disconnect(seat=2))
+    assert away == (SeatDisconnected(seat=2),)
+    state = _fold(state, 0, Disconnect(seat=2))
+    assert _presence(state)[:2] == ["here", "away"]
+    assert (_reject(state, 0, Disconnect(seat=2)).code) == "already_away"
+    state = _fold(state, 0, Reconnect(seat=2))
+    assert _presence(state)[:2] == ["here", "here"]
+    assert state.game_state is not None and state.game_state.hands[1] == hand
+    assert _reject(state, 0, Reconnect(seat=2)).code == "not_away"
+
+
+def test_presence_is_recorded_by_the_system_only() -> None:
+    state = _dealt()
+    for command in (
+        Disconnect(seat=2),
+        Reconnect(seat=2),
+        ReplaceWithBot(seat=2),
+        ReturnSeat(seat=2),
+    ):
+        assert _reject(state, 2, command).code == "system_only"
+    assert _reject(state, 0, Leave()).code == "not_a_seat"
+    assert _reject(state, 0, Disconnect(seat=3)).code == "not_a_player_seat"  # a bot seat
+
+
+def test_after_the_grace_a_bot_plays_the_seat_with_its_hand_pf_conn_3_pf_bot_2() -> None:
+    state = _dealt()
+    game = state.game_state
+    assert game is not None
+    assert _reject(state, 0, ReplaceWithBot(seat=2)).code == "not_away"
+    state = _fold(state, 0, Disconnect(seat=2))
+    events = table.decide(state, 0, ReplaceWithBot(seat=2))
+    assert events == (SeatReplacedByBot(seat=2, reason="timeout"),)
+    state = _fold(state, 0, ReplaceWithBot(seat=2))
+    assert played_by_bot(state, 2) and not played_by_bot(state, 1)
+    assert state.game_state == game  # PF-CONN-5: the game is untouched
+
+
+def test_at_a_coin_table_no_bot_takes_the_seat_pf_bot_3() -> None:
+    state = _dealt("coin", ("human",) * 4)
+    state = _fold(state, 0, Disconnect(seat=3))
+    err = _reject(state, 0, ReplaceWithBot(seat=3))
+    assert (err.code, err.rule_id) == ("no_bots_here", "PF-BOT-3")
+    state = _fold(state, 0, Reconnect(seat=3))  # back at any time
+    assert _presence(state)[2] == "here"
+    # Leaving a coin table: the seat is away and the clock's automatic actions play it.
+    assert table.decide(state, 4, Leave()) == (SeatDisconnected(seat=4),)
+
+
+def test_leaving_hands_the_seat_to_a_bot_at_once_and_changes_nothing_else_pf_conn_4() -> None:
+    state = _dealt()
+    game = state.game_state
+    assert table.decide(state, 1, Leave()) == (SeatReplacedByBot(seat=1, reason="left"),)
+    state = _fold(state, 1, Leave())
+    assert played_by_bot(state, 1) and state.game_state == game
+    assert _reject(state, 1, Leave()).code == "already_replaced"
+    assert humans_present(state)  # seat 2 is still here
+    state = _fold(state, 2, Leave())
+    assert not humans_present(state)
+
+
+def test_a_replaced_player_returns_at_the_next_turn_boundary() -> None:
+    """The issue's rule (PF-BOT-5 would keep him out for the rest of the match)."""
+    state = _dealt()
+    game = state.game_state
+    assert game is not None
+    player = 1 if game.turn != 1 else 2  # a human seat whose turn it is not
+    state = _fold(state, player, Leave())
+    assert table.decide(state, 0, Reconnect(seat=player)) == (SeatReconnected(seat=player),)
+    state = _fold(state, 0, Reconnect(seat=player))
+    assert _presence(state)[player - 1] == "returning" and played_by_bot(state, player)
+    assert table.decide(state, 0, ReturnSeat(seat=player)) == (SeatReturned(seat=player),)
+    state = _fold(state, 0, ReturnSeat(seat=player))
+    assert _presence(state)[player - 1] == "here" and not played_by_bot(state, player)
+    assert _reject(state, 0, ReturnSeat(seat=player)).code == "not_returning"
+
+
+def test_a_returning_player_waits_while_the_bot_plays_his_turn() -> None:
+    state = _dealt(seats=("human",) * 4)
+    game = state.game_state
+    assert game is not None
+    mover = game.turn
+    state = _fold(state, mover, Leave())
+    state = _fold(state, 0, Reconnect(seat=mover))
+    err = _reject(state, 0, ReturnSeat(seat=mover))
+    assert (err.code, err.rule_id) == ("mid_turn", "PF-CONN-2")
+    # A dropped returning player is the bot's again.
+    state = _fold(state, 0, Disconnect(seat=mover))
+    assert _presence(state)[mover - 1] == "bot"
+
+
+def test_presence_never_outlives_the_table() -> None:
+    state = _dealt()
+    state = _fold(state, 0, Disconnect(seat=1))
+    open_table = _fold(
+        table.new_table("o"),
+        0,
+        CreateTable(options=options_from("sahrat"), seats=("human",) * 4),
+    )
+    assert _reject(open_table, 0, Disconnect(seat=1)).code == "not_a_player_seat"
+    seated = _fold(open_table, 0, TakeSeat(seat=1, player="A"))
+    assert _presence(_fold(seated, 0, Disconnect(seat=1)))[0] == "away"  # before the start
+    assert _reject(seated, 1, Leave()).code == "not_playing"
+    assert _reject(seated, 0, ReplaceWithBot(seat=1)).code == "not_playing"
