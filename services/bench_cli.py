@@ -1,4 +1,4 @@
-"""`sahra bench engine|store|service`; this module measures `engine`: the pure engine.
+"""`sahra bench engine|store|service|verify|bots`; this module measures `engine`: the pure engine.
 
 Random play counts accepted commands (steps) including the search for a legal move;
 replay folds the recorded events of those same deals. Both run in this one process, on
@@ -36,6 +36,11 @@ def register(sub: Any) -> None:
 
     register_store(which)
     bench_service.register_bench(which)
+    from services import bench_bots
+    from services.verifier.bench import register_bench as register_verify
+
+    register_verify(which)
+    bench_bots.register_bench(which)
 
 
 def _play_deal(preset: str, rng: random.Random) -> tuple[State, list[Event], int]:

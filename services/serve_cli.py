@@ -1,4 +1,4 @@
-"""`sahra serve gateway|relay`: each service as its own process, for deployment.
+"""`sahra serve gateway|relay|clock|bots`: each service as its own process, for deployment.
 
 `sahra up` runs the same services together in one process on a single machine.
 """
@@ -12,7 +12,9 @@ import logging
 from typing import Any
 
 from services import config
+from services.bots.cli import register_serve as register_bots
 from services.bus.relay_cli import register_serve as register_relay
+from services.clock.cli import register_serve as register_clock
 
 __all__ = ["register"]
 
@@ -24,6 +26,8 @@ def register(sub: Any) -> None:
     config.add_arguments(gateway)
     gateway.set_defaults(run=_gateway)
     register_relay(which)
+    register_clock(which)
+    register_bots(which)
 
 
 def _gateway(args: argparse.Namespace) -> int:

@@ -1,7 +1,8 @@
 """`sahra up`: the whole service on one machine, in one process.
 
 Starts embedded PostgreSQL and NATS (JetStream) under the data directory when no URLs are
-given, applies the migrations, then runs the gateway and the relay together. Ctrl-C stops
+given, applies the migrations, then runs the gateway, the relay, the turn clock and the
+bots worker together. Ctrl-C stops
 the services and then the servers it started; their data stays for the next start.
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 from services import config
 from services.bus.relay import RelayStartupError
 from services.infra import embedded_nats, embedded_postgres
+from services.workers import WorkerStartupError
 
 __all__ = ["register"]
 
@@ -42,7 +44,11 @@ def _up(args: argparse.Namespace) -> int:
                 _log.info("stopping")
     except config.ConfigError as error:
         return config.fail(str(error))
-    except (RuntimeError, RelayStartupError) as error:  # a server that would not start
+    except (
+        RuntimeError,
+        RelayStartupError,
+        WorkerStartupError,
+    ) as error:  # a server that would not start
         return config.fail(str(error))
     _log.info("stopped")
     return 0
@@ -68,7 +74,9 @@ def _servers(settings: config.Settings, stack: contextlib.ExitStack) -> tuple[st
 
 
 async def _run(settings: config.Settings, database_url: str, nats_url: str) -> None:
+    from services.bots.cli import run_bots
     from services.bus.relay import run_relay
+    from services.clock.cli import run_clock
     from services.gateway.serve import serve_gateway
     from services.store.migrate import migrate
 
@@ -78,6 +86,8 @@ async def _run(settings: config.Settings, database_url: str, nats_url: str) -> N
     _log.info("migrations: %s", ", ".join(applied) if applied else "up to date")
     stop = asyncio.Event()
     relay = asyncio.create_task(run_relay(database_url, nats_url, stop=stop))
+    clock = asyncio.create_task(run_clock(database_url, nats_url, stop=stop))
+    bots = asyncio.create_task(run_bots(database_url, nats_url, stop=stop))
     _log.info(
         "gateway: http://%s:%d  (lobby: /tables, OpenAPI: /schema, health: /healthz /readyz)",
         settings.host,
@@ -87,4 +97,4 @@ async def _run(settings: config.Settings, database_url: str, nats_url: str) -> N
         await serve_gateway(database_url, nats_url, settings.host, settings.port)
     finally:
         stop.set()
-        await relay
+        await asyncio.gather(relay, clock, bots)

@@ -413,25 +413,27 @@ def _lay_melds(s: _Scratch, must: Card | None) -> None:
 
 def _lay_offs(s: _Scratch, *, subs: bool, must: Card | None, only: set[int] | None = None) -> None:
     """Add hand cards to the team's melds one at a time while one fits (real cards first;
-    substitutes only when `subs`)."""
+    substitutes only when `subs`), pass after pass: one add-on may make room for another."""
     progress = True
     while progress:
         progress = False
+        targets = [
+            i for i in range(len(s.melds)) if (only is None or i in only) and s.may_change(i)
+        ]
+        if not targets:
+            return
         cards = sorted(
             (c for c in s.hand if subs or RANK[c] not in (0, 2)),
             key=lambda c: (c != must, RANK[c] in (0, 2), RANK[c] == 0, c),
         )
         for c in cards:
-            for i, (_, _, kind, table) in enumerate(s.melds):
-                if (only is not None and i not in only) or not s.may_change(i):
-                    continue
-                if not _extends(c, kind, table):
-                    continue
-                if any(s.attempt(a) for a in _lay_off_options(i, c, kind, table, s.opts)):
+            for i in targets:
+                _, _, kind, table = s.melds[i]
+                if _extends(c, kind, table) and any(
+                    s.attempt(a) for a in _lay_off_options(i, c, kind, table, s.opts)
+                ):
                     progress = True
                     break
-            if progress:
-                break
 
 
 def _lay_off_options(
@@ -440,11 +442,9 @@ def _lay_off_options(
     """The add-on, then (a run with a wild two) the same add-on with the two moved to each
     place it may go (BK-WILD-C2/C3 in any place, BK-WILD-S2 to an end only)."""
     out = [LayOff(meld=i, cards=(c,))]
-    if kind != "run" or not any(_is_wild(p) for p in table):
+    suit, lo, hi, wild, _ = _shape(table)
+    if kind != "run" or not wild:
         return out
-    suit = table[0].stands_for[-1]
-    lo = FACE_RANK[table[0].stands_for]
-    hi = lo + len(table) - 1
     any_place = opts.wild_two_relocation == "any_position"
     spots = (lo - 2, lo - 1, hi + 1, hi + 2) if any_place else (lo - 1, hi + 1)
     out += [
@@ -459,25 +459,38 @@ def _is_wild(p: Placed) -> bool:
     return RANK[p.card] == 2 and p.stands_for != face(p.card)
 
 
+@lru_cache(maxsize=1 << 16)
+def _shape(table: tuple[Placed, ...]) -> tuple[str, int, int, bool, bool]:
+    """A meld's suit, its first and last position (a set: its rank twice), whether it
+    holds a wild two and a joker."""
+    first = table[0].stands_for
+    lo = FACE_RANK[first]
+    wild = any(_is_wild(p) for p in table)
+    joker = any(RANK[p.card] == 0 for p in table)
+    return first[-1], lo, lo + len(table) - 1, wild, joker
+
+
 def _extends(c: Card, kind: str, table: tuple[Placed, ...], reach: int = 0) -> bool:
     """A cheap pre-filter for an add-on (the rules have the last word)."""
     r = RANK[c]
+    suit, lo, hi, wild, joker = _shape(table)
     if kind == "set":
-        return len(table) < 4 and (r in (0, 2) or r == FACE_RANK[table[0].stands_for])
+        if len(table) >= 4:
+            return False
+        return not joker if r == 0 else not wild if r == 2 else r == lo
     if len(table) >= 13:
         return False
-    if r in (0, 2):
+    if r == 0:
+        return not joker
+    if r == 2 and (not wild or SUIT[c] == suit):
         return True
-    suit = table[0].stands_for[-1]
     if SUIT[c] != suit:
         return False
-    lo = FACE_RANK[table[0].stands_for]
-    hi = lo + len(table) - 1
-    reach = reach or (2 if any(_is_wild(p) for p in table) else 1)
+    reach = reach or (2 if wild else 1)
     return any(lo - reach <= x <= hi + reach for x in _ranks(r))
 
 
-# --- finding new melds in a hand -------------------------------------------------------------------
+# --- finding new melds in a hand -----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -679,10 +692,31 @@ def _outs(me: _Me, hand: list[Card]) -> int:
         n = me.unseen(f)
         if n:
             copy = f"{f}#1" if f"{f}#1" not in hand else f"{f}#2"
-            s = me.scratch([*hand, copy])
-            if len(_best_play(me, s).scratch.hand) <= 1:
+            if _goes_out(me.scratch([*hand, copy])):
                 total += n
     return total
+
+
+def _goes_out(start: _Scratch) -> bool:
+    """Whether melds and add-ons (either first) leave at most one card."""
+    in_melds = {f for cand in _candidates(_counts(start.hand), start.opts) for f in cand.faces}
+    targets = [m for i, m in enumerate(start.melds) if start.may_change(i, False)]
+    stuck = [
+        c
+        for c in start.hand
+        if face(c) not in in_melds and not any(_extends(c, m[2], m[3]) for m in targets)
+    ]
+    if len(stuck) > 1:
+        return False
+    for layoffs_first in (False, True):
+        s = start.copy()
+        if layoffs_first:
+            _lay_offs(s, subs=True, must=None)
+        _lay_melds(s, None)
+        _lay_offs(s, subs=True, must=None)
+        if len(s.hand) <= 1:
+            return True
+    return False
 
 
 def _helpful_faces(me: _Me, hand: Sequence[Card]) -> set[str]:

@@ -404,11 +404,11 @@ def _play(
         events.append(event)
         state = evolve(state, event)
     hand = state.hands[seat - 1]
-    if any(c in hand for c in must_lay):
+    if must_lay and any(c in hand for c in must_lay):
         raise RuleViolation(
             "ground_card_unused", "BK-DRAW-S2", "the ground card must be laid in the same turn"
         )
-    if state.options.freed_joker == "must_remeld" and any(c in hand for c in freed):
+    if freed and state.options.freed_joker == "must_remeld" and any(c in hand for c in freed):
         raise RuleViolation(
             "joker_not_remelded",
             "BK-JOKER-S1",

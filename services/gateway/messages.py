@@ -16,11 +16,12 @@ Anything a client sends is decoded strictly (unknown fields and types refused); 
 is a "rejected" message and the socket stays open.
 
 Views go forward only: each "view" is newer than the welcome and every view before it on
-that socket, but there is not one per version. The versions that land together (the
-events of one command, the system's follow-ups, news that came while the socket was still
-being written to) are shown once, as of the newest. A view is the whole truth for its seat,
-so nothing but intermediate steps is skipped; the events themselves are in "missed" after
-a reconnect with `since`. "accepted" may arrive before or after the view of its version.
+that socket, but there is not one per version. A view shows the table as of the newest
+version the gateway knows when it is sent, so versions that came together (the events of
+one command, a burst of news from another gateway, changes made while the socket was still
+being written to) are shown once. A view is the whole truth for its seat, so only the
+intermediate steps are skipped; the events themselves are in "missed" after a reconnect
+with `since`. "accepted" may arrive before or after the view of its version.
 """
 
 from __future__ import annotations

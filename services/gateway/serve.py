@@ -90,6 +90,8 @@ def run(main: Coroutine[Any, Any, None]) -> None:
     try:
         uvloop = importlib.import_module("uvloop")
     except ImportError:
+        uvloop = None
+    if uvloop is None:
         asyncio.run(main)
     else:
         uvloop.run(main)

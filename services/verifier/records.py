@@ -13,9 +13,9 @@ state the earlier deals left). Each deal carries:
 - `seed`: the secret as SeedRevealed revealed it, and the seats' client seeds as the deal
   used them (seat order, "" for a seat that sent none); or, for a stacked test deal,
   `deck`, `dealer` and `cut` from DeckStacked;
-- `commands`: every command after the commitment, in the order the store appended them,
-  with the system's own (SendClientSeed, Deal, Cut, Timeout) written out, so the replay
-  issues exactly what the table did;
+- `commands`: every command after the commitment, in the order the store appended them:
+  the seats' client seeds and the system's own commands (Deal, the automatic Cut,
+  Timeout; seat 0) written out, so the replay issues exactly what the table did;
 - `events`: the deal's events as recorded, the commitment first. The SeedCommitted's
   `secret` is written empty: in the store it is sealed (never in plain form before the
   reveal), and the revealed secret is the record's `seed.secret`.
@@ -124,15 +124,8 @@ class _Deal:
     def events(self) -> list[Event]:
         return [e for a in self.appends for e in a.events]  # type: ignore[misc]
 
-    def finished(self) -> FinishedDeal | None:
-        for append in reversed(self.appends):
-            for event in append.events:
-                if isinstance(event, DealScored):
-                    row = append.last
-                    return FinishedDeal(
-                        deal=self.number, finished_at=row.recorded_at, position=row.position
-                    )
-        return None
+    def finished(self) -> bool:
+        return any(isinstance(e, DealScored) for a in reversed(self.appends) for e in a.events)
 
 
 class TableLog:
@@ -163,9 +156,6 @@ class TableLog:
             elif isinstance(event, SeatTaken):
                 self.names[event.seat] = event.player
 
-    def finished(self) -> list[FinishedDeal]:
-        return [f for d in self.deals if (f := d.finished()) is not None]
-
     def record(self, upto: int) -> Record:
         """The record of deals 1..`upto`; RecordProblem when there is none."""
         where = deal_id(self.table_id, upto)
@@ -175,7 +165,7 @@ class TableLog:
             raise RecordProblem(
                 404, "no_such_deal", "", f"deal {where} has not begun at this table"
             )
-        if self.deals[upto - 1].finished() is None:
+        if not self.deals[upto - 1].finished():
             raise RecordProblem(
                 409,
                 "deal_not_finished",

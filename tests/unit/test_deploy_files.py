@@ -48,7 +48,9 @@ def _env_example() -> dict[str, str]:
 
 def test_compose_runs_postgres_nats_migrate_two_gateways_and_one_relay() -> None:
     services = _services()
-    assert set(services) == {"postgres", "nats", "migrate", "gateway", "relay"}
+    assert set(services) == {"postgres", "nats", "migrate", "gateway", "relay", "clock", "bots"}
+    assert services["clock"]["command"] == ["sahra", "serve", "clock"]
+    assert services["bots"]["command"] == ["sahra", "serve", "bots"]
     assert services["postgres"]["image"].startswith("postgres:16")
     assert services["nats"]["image"].startswith("nats:2")
     assert services["migrate"]["command"] == ["sahra", "migrate"]
