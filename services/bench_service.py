@@ -676,7 +676,13 @@ async def _gateway(
         command = [sys.executable, "-m", "services.gateway.serve", *serve]
     else:
         command = [sys.executable, "-c", _PROFILED, str(profile), *serve]
-    env = {**os.environ, "SAHRA_TOKEN_SECRET": secrets.token_hex(32)}
+    # The scripted seats send no client seeds: without a window each deal is dealt at once
+    # instead of waiting for seeds that never come.
+    env = {
+        **os.environ,
+        "SAHRA_TOKEN_SECRET": secrets.token_hex(32),
+        "SAHRA_SEED_WINDOW_SECONDS": "0",
+    }
     with log.open("ab") as out:
         child = subprocess.Popen(
             command,

@@ -79,8 +79,17 @@ def _after(found: FinishedDeal, since: Since) -> bool:
 
 
 async def finished_deals(store: EventStore, since: Since = None) -> dict[str, list[FinishedDeal]]:
-    """Every deal that ended (after `since`), by table, from one pass over the log."""
+    """Every deal that ended (after `since`), by table, from one pass over the log (or one
+    query, when the store can answer it: the PostgreSQL adapter)."""
     out: dict[str, list[FinishedDeal]] = {}
+    query = getattr(store, "finished_deals", None)
+    if query is not None:
+        after = since if isinstance(since, int) else 0
+        at = since if isinstance(since, datetime) else None
+        for stream_id, deal, position, when in await query(after, at):
+            found = FinishedDeal(deal=deal, finished_at=when, position=position)
+            out.setdefault(stream_id, []).append(found)
+        return out
     checkpoint = Checkpoint()
     while True:
         rows, checkpoint = await store.read_all(checkpoint, _PAGE)

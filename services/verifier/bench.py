@@ -31,7 +31,14 @@ from engine.banakil.messages import CommitSeed, Event, SendClientSeed
 from engine.replay import DealRecord, Record, SeatCommand, Seed
 from engine.verify import verify_record
 
-__all__ = ["GOAL", "bench_database", "bench_offline", "random_record", "register_bench"]
+__all__ = [
+    "GOAL",
+    "bench_database",
+    "bench_offline",
+    "random_record",
+    "register_bench",
+    "store_deals",
+]
 
 GOAL = 500.0  # complete deals verified per second, offline, one core
 _SEATS = ("Amal", "Badr", "Chadi", "Dunya")
@@ -154,7 +161,7 @@ async def bench_database(dsn: str, deals: int, seed: int) -> dict[str, Any]:
         store = await PostgresEventStore.connect(dsn, 1, 8, server_settings={"search_path": schema})
         try:
             t0 = time.perf_counter()
-            stored = await _store_deals(store, deals, seed)
+            stored = await store_deals(store, deals, seed)
             storing = time.perf_counter() - t0
             c0 = time.process_time()
             summary = await audit(store)
@@ -190,7 +197,7 @@ async def _server_version(dsn: str) -> str:
         await conn.close()
 
 
-async def _store_deals(store: Any, deals: int, seed: int) -> int:
+async def store_deals(store: Any, deals: int, seed: int) -> int:
     """Play tables (one human seat moved by the random bot, three bots) through the table
     service until `deals` deals have ended; four tables at a time."""
     from services.bus.memory import MemoryBus

@@ -16,8 +16,11 @@ from msgspec.structs import replace
 
 from engine.banakil.messages import CardDrawn
 from engine.verify import verify_record
+from services.store.memory import MemoryEventStore
+from services.store.port import Checkpoint
 from services.verifier import cli
-from services.verifier.bench import GOAL, bench_offline, random_record
+from services.verifier.audit import audit
+from services.verifier.bench import GOAL, bench_offline, random_record, store_deals
 from tests.unit.test_verify_tamper import events_of, example, first, with_log
 
 
@@ -124,3 +127,16 @@ def test_random_records_verify_and_the_offline_bench_reports_rates() -> None:
     assert all(f["deals_per_s"] > 0 and f["cpu_deals_per_s"] > 0 for f in figures)
     assert figures[-1]["deals"] == 4
     assert GOAL == 500
+
+
+async def test_the_audit_reads_any_store_through_the_port() -> None:
+    """The in-memory store has no query for finished deals: one pass over the log."""
+    store = MemoryEventStore()
+    stored = await store_deals(store, 3, seed=5)
+    summary = await audit(store)
+    assert (summary.deals, summary.verified, summary.passed) == (stored, stored, True)
+    rows, _ = await store.read_all(Checkpoint(), 100_000)
+    scored = [r for r in rows if r.type == "DealScored"]
+    later = await audit(store, since=scored[0].position)
+    assert later.deals == stored - 1
+    assert (await audit(store, since=scored[-1].recorded_at)).deals >= 1
