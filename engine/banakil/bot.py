@@ -51,7 +51,7 @@ _OPEN = 2000  # classic: a first meld of one's own (BK-SCORE-C3: −20 otherwise
 _SINGLE = 8000  # sahrat: going out in one go (BK-SCORE-S4)
 _MUST = 100_000  # sahrat: the ground card must reach the table (BK-DRAW-S2)
 _SUB_COST = {0: 60, 2: 30}  # what a joker / a wild two is worth kept in the hand
-_DRAW_HOPE = 40  # what an unseen stock card may bring
+_DRAW_HOPE = 100  # what an unseen stock card may bring
 _SEARCH_BUDGET = 20_000  # meld-search nodes before settling for the best found
 _HOLD_LEFT = 2  # sahrat: hold back while at most this many cards would stay in the hand
 _HOLD_OPP = 6  # ...and while no opponent holds fewer cards than this
@@ -119,6 +119,15 @@ class _Me:
     def acted(self) -> bool:
         """Placed anything this deal (BK-SCORE-S4 counts only a first, all-in turn)."""
         return any(p.seat == self.seat for m in self.view.melds for p in m.cards)
+
+    @property
+    def single_possible(self) -> bool:
+        """Whether a finish now may still be a single meld (BK-SCORE-S4): none of the bot's
+        cards lies in a partner's meld. The view cannot tell this turn's own melds from
+        earlier ones; taking them all for this turn's costs at most a last card's points."""
+        return self.opts.single_meld_bonus and not any(
+            p.seat == self.seat for m in self.view.melds if m.creator != self.seat for p in m.cards
+        )
 
     @cached_property
     def seen(self) -> dict[str, int]:
@@ -209,9 +218,9 @@ class _Scratch:
 
     def _apply(self, action: TableAction) -> None:
         match action:
-            case Meld(cards=cards, kind=kind):
+            case Meld(cards=cards, kind=asked):
                 self._need(cards)
-                kind_out, placed = rules.new_meld(cards, kind, self.seat, self.opts)
+                kind_out, placed = rules.new_meld(cards, asked, self.seat, self.opts)
                 self.melds.append((self.team, self.seat, kind_out, placed))
                 self._take(cards)
                 self.laid = True
@@ -326,12 +335,16 @@ def _best_play(me: _Me, start: _Scratch, must: Card | None = None) -> _PlayPlan:
             _lay_melds(s, must)
             _lay_offs(s, subs=False, must=must)
             plans.append(s)
-            # Substitutes go down when that ends the deal, or once it may end soon.
-            t = s.copy()
+            # A substitute may carry a card one step away from a team run.
+            u = s.copy()
+            if _assisted_lay_offs(u, must):
+                plans.append(u)
+            # Substitutes go down alone when that ends the deal, or once it may end soon.
+            t = u.copy()
             _lay_offs(t, subs=True, must=must)
-            if t.actions != s.actions and (len(t.hand) <= 1 or me.others_low <= _SUBS_DOWN):
+            if t.actions != u.actions and (len(t.hand) <= 1 or me.others_low <= _SUBS_DOWN):
                 plans.append(t)
-    if me.opts.single_meld_bonus and not me.acted:
+    if me.single_possible:
         own = _own_only(start, must)  # BK-SCORE-S4: going out alone pays far more
         if own is not None:
             plans.append(own)
@@ -378,7 +391,7 @@ def _value(me: _Me, start: _Scratch, s: _Scratch, must: Card | None) -> int:
         value += _MUST
     if len(s.hand) <= 1:  # out now, or by discarding the last card (BK-END-1)
         value += _OUT
-        if me.opts.single_meld_bonus and not me.acted and not s.touched_partner:
+        if me.single_possible and not s.touched_partner:
             value += _SINGLE
     if me.opts.personal_opening and not me.opened and s.laid:
         value += _OPEN
@@ -434,6 +447,26 @@ def _lay_offs(s: _Scratch, *, subs: bool, must: Card | None, only: set[int] | No
                 ):
                     progress = True
                     break
+
+
+def _assisted_lay_offs(s: _Scratch, must: Card | None) -> bool:
+    """Add a real card together with a substitute that fills the gap before it (one pair
+    per meld and per substitute), then whatever single add-ons that opens."""
+    done = False
+    for j in [c for c in s.hand if RANK[c] in (0, 2)]:
+        for i in [i for i in range(len(s.melds)) if s.may_change(i)]:
+            _, _, kind, table = s.melds[i]
+            if kind != "run" or not _extends(j, kind, table):
+                continue
+            near = [
+                c for c in s.hand if RANK[c] not in (0, 2) and _extends(c, kind, table, reach=2)
+            ]
+            if any(s.attempt(LayOff(meld=i, cards=(j, c))) for c in near):
+                done = True
+                break
+    if done:
+        _lay_offs(s, subs=False, must=must)
+    return done
 
 
 def _lay_off_options(
@@ -656,8 +689,9 @@ def _positions(counts: dict[str, int], suit: str) -> dict[int, str]:
 def _sub_choices(missing: int, jokers: int, twos: list[str]) -> list[tuple[str, ...]]:
     if missing == 0:
         return [()]
+    one: list[tuple[str, ...]] = [("JK",)] if jokers else []
     if missing == 1:
-        return ([("JK",)] if jokers else []) + [(t,) for t in twos]
+        return one + [(t,) for t in twos]
     return [("JK", t) for t in twos] if jokers else []
 
 

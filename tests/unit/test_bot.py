@@ -178,8 +178,9 @@ def test_one_real_card_with_two_substitutes_is_a_meld_in_classic_only() -> None:
     """BK-WILD-C1 / BK-WILD-S1: `min_real_cards` 1 or 2."""
     hands = ["5H 2C JK KD 9S", "4C", "5C", "6C"]
     (laid,) = _melds_in(_choose(table("classic", hands=hands)))
-    assert laid[:2] == ["2C", "JK"] or sorted(laid) == laid and "JK" in laid and "2C" in laid
     assert len(laid) == 3
+    assert "JK" in laid
+    assert "2C" in laid
     assert isinstance(_choose(table("sahrat", hands=hands)), Discard)
 
 
@@ -244,19 +245,6 @@ def test_the_bot_frees_a_joker_and_melds_it_again(preset: str) -> None:
     assert [p.stands_for for p in joker_meld.cards] == ["9D", "10D", "JD"]
 
 
-def test_a_freed_joker_never_stays_idle_in_the_hand() -> None:
-    """BK-JOKER-C1 lets classic keep it; held, it would count 4 against the bot."""
-    run = meld(0, 1, 1, "run", "5S JK=6S 7S")
-    state = table(
-        "classic",
-        hands=["6S KD 4H 9C", "4C 5C 6C 7C 8C", "5H 6H 7H 8H 9H", "6C 7D 8D 9D 10D"],
-        melds=[run],
-        laid=(True,) * 4,
-    )
-    state, _ = apply(state, 1, _choose(state))
-    assert not any(RANK[c] == 0 for c in state.hands[0])
-
-
 # --- the ground -------------------------------------------------------------------------------
 
 
@@ -298,9 +286,7 @@ def test_sahrat_takes_the_top_ground_card_only_with_the_actions_that_lay_it() ->
 
 
 def test_sahrat_does_not_take_a_top_card_it_cannot_lay() -> None:
-    state = table(
-        "sahrat", hands=["5C 6C KD 9S 4H", "4C", "5D", "6D"], ground="QS 7C", drawn=False
-    )
+    state = table("sahrat", hands=["5C 6C KD 9S 4H", "4C", "5D", "6D"], ground="QS 7C", drawn=False)
     assert _choose(state) == Draw()
 
 
@@ -308,14 +294,20 @@ def test_sahrat_does_not_take_a_top_card_it_cannot_lay() -> None:
 
 
 @pytest.mark.parametrize("preset", ["classic", "sahrat"])
-def test_the_bot_discards_a_lone_card_and_keeps_pairs_and_substitutes(preset: str) -> None:
-    state = table(preset, hands=["2D JK 7C 8C 9H 10H KS 5H 5H", "4C", "5D", "6D"])
-    command = _choose(state)
-    assert isinstance(command, Play | Meld)  # 7♣ 8♣ + a substitute first
-    state, _ = apply(state, 1, command)
+def test_the_bot_discards_a_lone_card_and_keeps_its_near_cards(preset: str) -> None:
+    state = table(preset, hands=["JK 9H 10H 7C 8C KS 4D", "4C", "5D", "6D"])
+    state, _ = apply(state, 1, _choose(state))  # one pair and the joker go down
     command = _choose(state)
     assert isinstance(command, Discard)
     assert face(command.card) == "KS"
+
+
+def test_the_bot_keeps_a_two_it_cannot_use_yet() -> None:
+    """BK-TURN-4 allows discarding a two; the bot keeps it while other cards remain."""
+    state = table("classic", hands=["2D AS AH 7S 10C", "4C", "5D", "6D"])
+    command = _choose(state)
+    assert isinstance(command, Discard)
+    assert face(command.card) in {"7S", "10C"}
 
 
 def test_the_bot_avoids_feeding_the_opponents_meld() -> None:
@@ -414,7 +406,6 @@ def test_bots_in_every_seat_play_whole_deals_with_accepted_commands(
 
 @pytest.mark.parametrize("preset", ["classic", "sahrat"])
 def test_the_fallback_is_always_accepted(preset: str) -> None:
-    options = banakil.options_from(preset)
     for state in _states_of_a_bot_deal(preset, 7):
         command = bot.fallback(view(state, state.turn))
         assert isinstance(command, Draw | Discard)
