@@ -8,7 +8,6 @@ real `sahra` entry point once the sibling sub-command modules it imports exist.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import re
 from collections.abc import Sequence
@@ -113,13 +112,6 @@ def test_a_missing_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
     assert "--seed" in capsys.readouterr().err
 
 
-_SIBLINGS = ("services.bench_cli", "services.replay_cli")
-
-
-@pytest.mark.skipif(
-    any(importlib.util.find_spec(name) is None for name in _SIBLINGS),
-    reason="services/cli.py imports sub-command modules that are not written yet",
-)
 def test_the_sahra_entry_point_runs_fair_shuffle(capsys: pytest.CaptureFixture[str]) -> None:
     """PF-FAIR-5: `sahra fair shuffle` is wired into the real command line."""
     from services.cli import main

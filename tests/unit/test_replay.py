@@ -420,6 +420,7 @@ def test_a_bad_file_is_one_message_and_exit_2(
 
 
 def test_the_sahra_entry_point_has_the_replay_command(capsys: pytest.CaptureFixture[str]) -> None:
-    cli = pytest.importorskip("services.cli")
+    from services import cli
+
     assert cli.main(["replay", str(EXAMPLES / "sahrat-1v1-stacked-deal.json")]) == 0
     assert json.loads(capsys.readouterr().out)["end"]["totals"] == [67, 0]
