@@ -56,6 +56,7 @@ _SEARCH_BUDGET = 20_000  # meld-search nodes before settling for the best found
 _HOLD_LEFT = 2  # sahrat: hold back while at most this many cards would stay in the hand
 _HOLD_OPP = 6  # ...and while no opponent holds fewer cards than this
 _ENDGAME = 3  # hands this small weigh their discard by the cards that would end the deal
+_MELD_BONUS = 5  # more melds for the same cards: more ends to add to (two of each card)
 _SUBS_DOWN = 4  # substitutes go down once an opponent holds this many cards or fewer
 
 
@@ -65,8 +66,10 @@ _SUBS_DOWN = 4  # substitutes go down once an opponent holds this many cards or 
 def choose(view: View, options: BanakilOptions) -> Command:
     """The command this view's seat sends now. Only call it on the seat's own turn."""
     me = _Me.of(view, options)
-    if not view.drawn:
+    if not view.drawn and "Draw" in view.legal.commands:
         return _draw(me)
+    if "Play" not in view.legal.commands:  # e.g. the discard-only window (PF-TIMER-6)
+        return Discard(card=_discard(me, list(me.hand)))
     play = _best_play(me, me.scratch())
     if play.actions and len(play.scratch.hand) > 1 and _holding(me, play):
         play = _PlayPlan(me.scratch(), 0)
@@ -79,7 +82,7 @@ def fallback(view: View) -> Command:
     """A command that is always accepted on the seat's turn: draw, else discard."""
     if view.seat is None or view.hand is None or view.turn != view.seat:
         raise ValueError("it is not this seat's turn")
-    if not view.drawn:
+    if not view.drawn and "Draw" in view.legal.commands:
         return Draw()
     hand = list(view.hand)
     plain = [c for c in hand if RANK[c] not in (0, 2)] or hand
@@ -628,7 +631,7 @@ def _candidates(
         need = _counts(faces)
         if any(counts.get(f, 0) < n for f, n in need.items()):
             return
-        value = 0
+        value = _MELD_BONUS
         for f, sub in zip(faces, subs, strict=True):
             hp = _FACE_HP[f]
             value += hp - _SUB_COST[FACE_RANK[f]] if sub else _CARD + hp

@@ -144,6 +144,14 @@ def test_the_bot_refuses_to_act_out_of_turn() -> None:
         bot.fallback(view(state, 2))
 
 
+def test_the_bot_only_discards_when_the_view_allows_only_a_discard() -> None:
+    """PF-TIMER-6: after a timeout only a discard is accepted; the bot reads `legal`."""
+    state = table("sahrat", hands=["5H 6H 7H KD 4S", "4C", "5C", "6C"], window=True)
+    for command in (_choose(state), bot.fallback(view(state, 1))):
+        assert isinstance(command, Discard)
+        banakil.decide(state, 1, command)
+
+
 # --- opening and laying off -------------------------------------------------------------------
 
 
