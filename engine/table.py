@@ -14,6 +14,11 @@ table an absent seat stays "away" and the clock's automatic actions play it, PF-
 A replaced player who comes back is "returning" until the next turn boundary, when the
 system gives the seat back ("here"). That follows the issue that asked for this feature;
 PF-BOT-5 (AMB-6) says a replaced player may not retake his seat during the match.
+
+When the host's seat goes to a bot (or, at a coin table, its player leaves), the host role
+passes to the remaining human in the lowest seat (PF-ROOM-6). The game keeps counting a
+cut from the seat that was host when the deal was committed, so the pass never changes who
+starts; a cut the departed host still owed is made by the system (PF-CUT-3).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ __all__ = [
     "AnyEvent",
     "CreateTable",
     "Disconnect",
+    "HostPassed",
     "Leave",
     "Reconnect",
     "ReplaceWithBot",
@@ -156,6 +162,12 @@ class SeatReturned(_Evt, frozen=True):
     seat: int
 
 
+class HostPassed(_Evt, frozen=True):
+    """PF-ROOM-6: the host left; `seat` holds the host role now."""
+
+    seat: int
+
+
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     kind: SeatKind
     player: str | None = None
@@ -190,6 +202,7 @@ AnyEvent = (
     | SeatReconnected
     | SeatReplacedByBot
     | SeatReturned
+    | HostPassed
     | GameEvent
 )
 # The table's own events (everything else is the game's): a deal record skips them.
@@ -201,6 +214,7 @@ TABLE_EVENTS = (
     SeatReconnected,
     SeatReplacedByBot,
     SeatReturned,
+    HostPassed,
 )
 _PRESENCE_COMMANDS = (Disconnect, Reconnect, ReplaceWithBot, Leave, ReturnSeat)
 
@@ -313,16 +327,16 @@ def _presence(
                 raise RuleViolation("not_away", "PF-CONN-3", f"seat {target} is not away")
             if not bots_may_sit(state):
                 raise RuleViolation("no_bots_here", "PF-BOT-3", "no bot takes a seat at this table")
-            return (SeatReplacedByBot(seat=target, reason="timeout"),)
+            return (SeatReplacedByBot(seat=target, reason="timeout"), *_pass_host(state, target))
         case Leave():
             if presence == "bot":
                 raise RuleViolation(
                     "already_replaced", "PF-CONN-4", "a bot already plays this seat"
                 )
             if bots_may_sit(state):
-                return (SeatReplacedByBot(seat=target, reason="left"),)
+                return (SeatReplacedByBot(seat=target, reason="left"), *_pass_host(state, target))
             if presence == "here":  # PF-BOT-3: the automatic actions play the seat
-                return (SeatDisconnected(seat=target),)
+                return (SeatDisconnected(seat=target), *_pass_host(state, target))
             raise RuleViolation("already_away", "PF-BOT-3", f"seat {target} is already away")
         case ReturnSeat():
             if presence != "returning":
@@ -334,6 +348,17 @@ def _presence(
                 )
             return (SeatReturned(seat=target),)
     raise AssertionError(f"unknown presence command {command!r}")  # pragma: no cover
+
+
+def _pass_host(state: TableState, leaving: int) -> tuple[AnyEvent, ...]:
+    """PF-ROOM-6: the host role to the remaining human in the lowest seat, if any remains
+    (a player whose seat a bot plays has left; one who is away may still come back)."""
+    if leaving != state.host:
+        return ()
+    for seat, info in enumerate(state.seats, start=1):
+        if seat != leaving and info.kind == "human" and info.player and info.presence != "bot":
+            return (HostPassed(seat=seat),)
+    return ()
 
 
 _PRESENCE_AFTER: dict[tuple[type, str], SeatPresence] = {
@@ -374,6 +399,8 @@ def evolve(state: TableState, event: AnyEvent) -> TableState:
             return _seat(state, seat, replace(state.seats[seat - 1], presence="bot"))
         case SeatReturned(seat=seat):
             return _seat(state, seat, replace(state.seats[seat - 1], presence="here"))
+        case HostPassed(seat=seat):
+            return replace(state, host=seat)
     raise AssertionError(f"unknown event {event!r}")  # pragma: no cover
 
 

@@ -682,6 +682,7 @@ async def _gateway(
         **os.environ,
         "SAHRA_TOKEN_SECRET": secrets.token_hex(32),
         "SAHRA_SEED_WINDOW_SECONDS": "0",
+        "SAHRA_REVEAL_SECONDS": "0",
     }
     with log.open("ab") as out:
         child = subprocess.Popen(

@@ -14,6 +14,7 @@
 | SAHRA_SEED_KEY | `seed.key` in the data dir | 64 hex: seals deal secrets at rest (see below) |
 | SAHRA_SEED_WINDOW_SECONDS | 3 | the seats' time for client seeds before a deal (0: none) |
 | SAHRA_CUT_SECONDS | 15 | the `classic` host's time to cut before the system cuts (PF-CUT-2/3) |
+| SAHRA_REVEAL_SECONDS | 8 | the end-of-deal screen before the next deal (PF-REVEAL-3) |
 
 SAHRA_SEED_KEY seals each deal's secret in the store until the deal reveals it
 (docs/fairness.md, "In the service"). Without it, `sahra up` and `sahra serve gateway`

@@ -20,6 +20,7 @@ from services.infra import embedded_nats, embedded_postgres
 # inherit the environment); a test that needs other values passes them explicitly.
 # No client seed window: a seeded deal is dealt at once, as before seeds had a window.
 os.environ.setdefault("SAHRA_SEED_WINDOW_SECONDS", "0")
+os.environ.setdefault("SAHRA_REVEAL_SECONDS", "0")
 # One seed key for all of them, so that a second gateway process can open what the first
 # sealed (and no process writes a key file into the working directory).
 os.environ.setdefault("SAHRA_SEED_KEY", "5e" * 32)

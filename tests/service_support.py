@@ -36,7 +36,8 @@ __all__ = [
     "types_after",
 ]
 
-_NO_TIMERS = SeedTiming(seed_window=0.0, cut_seconds=3600.0)  # deal at once; cut by hand
+# Deal at once, the next deal too; the host cuts by hand.
+_NO_TIMERS = SeedTiming(seed_window=0.0, cut_seconds=3600.0, reveal_seconds=0.0)
 
 
 @dataclass

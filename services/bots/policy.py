@@ -9,14 +9,14 @@ always legal. So a bot only ever sends legal moves (PF-BOT-4).
 
 Pure and deterministic: a move depends only on the table and its version, never on which
 worker asks or when, so two workers driving the same table send the same command under
-the same id `auto:<version>` and the store keeps one. The only random choice, a bot
-host's cut position, comes from a generator seeded with the table and the version.
+the same id `auto:<version>` and the store keeps one. A host's seat that a bot plays does
+not cut as a player: its player has left, so the system cuts at the position drawn from
+the committed secret (PF-ROOM-6, PF-CUT-3), under the id the cut timer uses.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 
 import msgspec
 
@@ -28,10 +28,17 @@ from engine.banakil.state import State
 from engine.errors import RuleViolation
 from engine.table import AnyCommand, ReturnSeat, TableState, played_by_bot
 
-__all__ = ["SYSTEM", "Move", "bot_command", "bot_move", "bot_to_act", "return_move"]
+__all__ = [
+    "SYSTEM",
+    "Move",
+    "bot_command",
+    "bot_move",
+    "bot_to_act",
+    "cut_command_id",
+    "return_move",
+]
 
 SYSTEM = 0
-_CUT_POSITIONS = 105  # PF-CUT-1
 _log = logging.getLogger(__name__)
 
 
@@ -42,7 +49,8 @@ class Move(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def bot_to_act(state: TableState) -> int | None:
-    """The seat of the bot that must act now (a turn, or a bot host's cut), if any."""
+    """The seat of the bot that must act now (a turn, or the cut its seat's player owed as
+    host), if any."""
     game = state.game_state
     if state.status != "playing" or game is None:
         return None
@@ -59,12 +67,16 @@ def bot_move(state: TableState, version: int) -> Move | None:
     game = state.game_state
     if seat is None or game is None:
         return None
+    if game.phase == "seeded":  # PF-ROOM-6, PF-CUT-3: the system's cut, as the timer's
+        return Move(seat=SYSTEM, command=Cut(), command_id=cut_command_id(game.deal))
     command_id = f"auto:{version}"
-    if game.phase == "seeded":
-        rng = random.Random(f"{state.table_id}:{version}")
-        cut = Cut(position=1 + rng.randrange(_CUT_POSITIONS))
-        return Move(seat=seat, command=cut, command_id=command_id)
     return Move(seat=seat, command=bot_command(game, seat), command_id=command_id)
+
+
+def cut_command_id(deal: int) -> str:
+    """The id of the system's cut of `deal` (PF-CUT-3), whoever issues it: the host's timer
+    in a gateway, or a bots worker for a host who left (PF-ROOM-6). It is appended once."""
+    return f"auto:cut:{deal}"
 
 
 def return_move(state: TableState, version: int) -> Move | None:

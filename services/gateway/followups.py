@@ -18,7 +18,7 @@ import msgspec
 from engine.banakil.decide import needs_cut
 from engine.banakil.messages import Command, CommitSeed, Deal, StackDeck
 from engine.table import AnyCommand, TableState, played_by_bot
-from services.bots.policy import return_move
+from services.bots.policy import cut_command_id, return_move
 
 __all__ = [
     "SYSTEM",
@@ -53,11 +53,6 @@ def deal_command_id(deal: int) -> str:
     return f"auto:deal:{deal}"
 
 
-def cut_command_id(deal: int) -> str:
-    """The id of the system's cut of `deal` when the host has not cut in time (PF-CUT-3)."""
-    return f"auto:cut:{deal}"
-
-
 def seeds_complete(state: TableState) -> bool:
     """Every human seat has sent a client seed for the seeded deal (PF-AMB-12 h). A seat
     that sent an empty seed added nothing, and counts as one that sent none. A player's
@@ -77,12 +72,15 @@ def next_follow_up(
     stacked: StackedDeal | None,
     secret: Callable[[], bytes],
     seed_window: float = 0.0,
+    reveal: float = 0.0,
 ) -> FollowUp | None:
     """The system's command now, or None when a seat (a player, or a bot) must act.
 
     With a `seed_window` (seconds) a seeded deal is dealt here only once every human seat
     has sent its client seed; until then None, and the caller's timer deals when the
-    window closes. A stacked deck is dealt at once: client seeds do not change it."""
+    window closes. A stacked deck is dealt at once: client seeds do not change it. With a
+    `reveal` pause (PF-REVEAL-3), a deal that follows another is always dealt by the timer,
+    once the table has shown the hands of the deal before for that long."""
     game = state.game_state
     if state.status != "playing" or game is None or game.phase == "over":
         return None
@@ -101,6 +99,8 @@ def next_follow_up(
     if game.phase == "seeded":
         if needs_cut(game):
             return None  # BK-DEAL-C1: the host cuts (PF-CUT-2/3: or the timer)
+        if reveal > 0 and game.deal > 1:
+            return None  # PF-REVEAL-1/3: the end-of-deal screen is up; the timer deals
         if seed_window <= 0 or game.secret is None or seeds_complete(state):
             return FollowUp(seat=SYSTEM, command=Deal(), command_id=deal_command_id(game.deal))
         return None  # the client seed window is open

@@ -1,12 +1,14 @@
-"""The deadlines before a deal: the client seed window and the host's cut (PF-AMB-12 h,
-PF-CUT-2, PF-CUT-3).
+"""The deadlines before a deal: the client seed window, the host's cut and the end-of-deal
+screen (PF-AMB-12 h, PF-CUT-2, PF-CUT-3, PF-REVEAL-1/3).
 
 Once a deal's secret is committed, each human seat may send a client seed. The deal is
 dealt as soon as every human seat has sent one (a follow-up, `followups.py`), or when the
 seed window closes (SAHRA_SEED_WINDOW_SECONDS, default 3). In `classic` the first deal
 waits for the host's cut instead; when the host has not cut within SAHRA_CUT_SECONDS
 (default 15), the system cuts at the position drawn from the secret (PF-CUT-3,
-PF-AMB-2).
+PF-AMB-2). A deal that follows another is dealt no sooner than SAHRA_REVEAL_SECONDS
+(default 8) after the deal before it ended, so every seat sees the hands and the scores
+of that deal for that long (PF-REVEAL-3); this timer deals it.
 
 The clock is an asyncio timer in the gateway process, armed whenever the service sees a
 table waiting in that phase: after its own append, on news from the bus, and when a table
@@ -34,12 +36,13 @@ from engine.banakil.messages import Cut, Deal
 from services.gateway.followups import SYSTEM, cut_command_id, deal_command_id, seeds_complete
 from services.store.port import EventStore
 
-__all__ = ["CUT_ENV", "WINDOW_ENV", "Deadlines", "SeedTiming", "due"]
+__all__ = ["CUT_ENV", "REVEAL_ENV", "WINDOW_ENV", "Deadlines", "SeedTiming", "due"]
 
 _log = logging.getLogger(__name__)
 
 WINDOW_ENV = "SAHRA_SEED_WINDOW_SECONDS"
 CUT_ENV = "SAHRA_CUT_SECONDS"
+REVEAL_ENV = "SAHRA_REVEAL_SECONDS"
 _TAIL = 64  # events read back to find when the deal was committed (a seeded deal is short)
 
 Kind = Literal["deal", "cut"]
@@ -48,20 +51,23 @@ Issue = Callable[[str, int, Any, str], Awaitable[object]]  # (table, seat, comma
 
 _WINDOW = 3.0
 _CUT = 15.0
+_REVEAL = 8.0
 
 
 class SeedTiming(msgspec.Struct, frozen=True, kw_only=True):
     seed_window: float = _WINDOW  # seconds for the client seeds before a deal (0: at once)
     cut_seconds: float = _CUT  # PF-CUT-2: the host's time to cut
+    reveal_seconds: float = _REVEAL  # PF-REVEAL-3: the end-of-deal screen before the next
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> SeedTiming:
-        """From SAHRA_SEED_WINDOW_SECONDS and SAHRA_CUT_SECONDS; ValueError for a value
-        that is not a number of seconds (0 or more)."""
+        """From SAHRA_SEED_WINDOW_SECONDS, SAHRA_CUT_SECONDS and SAHRA_REVEAL_SECONDS;
+        ValueError for a value that is not a number of seconds (0 or more)."""
         env = os.environ if environ is None else environ
         return cls(
             seed_window=_seconds(env, WINDOW_ENV, _WINDOW),
             cut_seconds=_seconds(env, CUT_ENV, _CUT),
+            reveal_seconds=_seconds(env, REVEAL_ENV, _REVEAL),
         )
 
 
@@ -95,9 +101,16 @@ def due(state: Any, timing: SeedTiming) -> Due | None:
         if state.seats[game.host - 1].kind != "human":
             return None  # a bot host cuts as its move
         return Due(kind="cut", deal=game.deal, seconds=timing.cut_seconds)
-    if game.secret is None or timing.seed_window <= 0 or seeds_complete(state):
+    # PF-REVEAL-1/3: after a deal the hands stay shown this long before the next is dealt.
+    # The next deal's seed is committed as the last one ends, so both count from then.
+    pause = timing.reveal_seconds if game.deal > 1 else 0.0
+    window = timing.seed_window
+    if game.secret is None or seeds_complete(state):
+        window = 0.0  # dealt as soon as the pause allows: no seed to wait for
+    seconds = max(window, pause)
+    if seconds <= 0:
         return None  # dealt by the follow-ups at once
-    return Due(kind="deal", deal=game.deal, seconds=timing.seed_window)
+    return Due(kind="deal", deal=game.deal, seconds=seconds)
 
 
 class _Armed:

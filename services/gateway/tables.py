@@ -36,6 +36,7 @@ from engine.table import (
     TableState,
     TakeSeat,
     new_table,
+    played_by_bot,
 )
 from engine.table import decide as decide_table
 from engine.table import evolve as evolve_table
@@ -205,13 +206,15 @@ class TableService:
         command_id: str,
         *,
         follow_up: bool = True,
+        player: bool = False,
     ) -> Outcome:
         """Decide and append one command for `seat` (0 = the system), then, unless told
-        otherwise, run the system's follow-ups."""
+        otherwise, run the system's follow-ups. `player`: the seat's own player sent it
+        (a bot's moves are sent as its seat too, so only the caller can tell them apart)."""
         if not valid_table_id(table_id):
             missing = RuleViolation("no_such_table", "", f"there is no table {table_id!r}")
             return _rejected(command_id, 0, missing)
-        outcome = await self._execute(table_id, seat, command, command_id)
+        outcome = await self._execute(table_id, seat, command, command_id, player=player)
         if follow_up and outcome.accepted:
             await self.follow_up(table_id)
         return outcome
@@ -221,8 +224,15 @@ class TableService:
         for _ in range(_MAX_FOLLOW_UPS):
             loaded = await self.load(table_id)
             stacked = await self._stacked(table_id, loaded.state)
-            window = self.deadlines.timing.seed_window
-            step = next_follow_up(loaded.state, loaded.version, stacked, self._secret, window)
+            timing = self.deadlines.timing
+            step = next_follow_up(
+                loaded.state,
+                loaded.version,
+                stacked,
+                self._secret,
+                timing.seed_window,
+                timing.reveal_seconds,
+            )
             if step is None:
                 self.deadlines.consider(table_id, loaded)  # e.g. loaded after a restart
                 return
@@ -309,7 +319,9 @@ class TableService:
 
     # --- the write path ----------------------------------------------------------------
 
-    async def _execute(self, table_id: str, seat: int, command: Any, command_id: str) -> Outcome:
+    async def _execute(
+        self, table_id: str, seat: int, command: Any, command_id: str, *, player: bool = False
+    ) -> Outcome:
         for _ in range(self._retries):
             entry = await self._entry(table_id)
             async with self._lock(table_id):
@@ -319,6 +331,8 @@ class TableService:
                         command_id=command_id, accepted=True, version=known, duplicate=True
                     )
                 try:
+                    if player:  # on the state the command is decided on: no race with it
+                        _check_player(entry.state, seat)
                     events = decide_table(entry.state, seat, command)
                 except RuleViolation as exc:
                     return _rejected(command_id, entry.version, exc)
@@ -455,6 +469,16 @@ def _stored(
 
 def _player(state: TableState, seat: int) -> str | None:
     return state.seats[seat - 1].player if 1 <= seat <= len(state.seats) else None
+
+
+def _check_player(state: TableState, seat: int) -> None:
+    """A seat a bot plays takes no command from its player: replaced (PF-CONN-3), or back
+    and waiting for the turn boundary while the bot finishes the seat's turn. Else the
+    player and the bot would both play that turn."""
+    if played_by_bot(state, seat):
+        raise RuleViolation(
+            "bot_plays_seat", "PF-CONN-3", "a bot plays this seat until its turn ends"
+        )
 
 
 def _rejected(command_id: str, version: int, exc: RuleViolation) -> Outcome:

@@ -204,7 +204,9 @@ async def store_deals(store: Any, deals: int, seed: int) -> int:
     from services.gateway.seeds import SeedTiming
     from services.gateway.tables import TableService
 
-    service = TableService(store, MemoryBus(), timing=SeedTiming(seed_window=0.0))
+    service = TableService(
+        store, MemoryBus(), timing=SeedTiming(seed_window=0.0, reveal_seconds=0.0)
+    )
     finished: dict[str, int] = {}
 
     def ended(game: Any) -> int:

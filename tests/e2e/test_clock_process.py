@@ -103,7 +103,9 @@ async def test_a_killed_clock_leaves_its_deadline_to_the_next_ones_once(
 ) -> None:
     store = await PostgresEventStore.connect(database)
     bus = await NatsBus.connect(nats_url)
-    service = TableService(store, bus, timing=SeedTiming(seed_window=0.0, cut_seconds=3600.0))
+    service = TableService(
+        store, bus, timing=SeedTiming(seed_window=0.0, cut_seconds=3600.0, reveal_seconds=0.0)
+    )
     clocks: list[ClockProcess] = []
     try:
         record = decode_record(_RECORD.read_bytes())

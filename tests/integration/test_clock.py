@@ -11,6 +11,7 @@ import msgspec
 import pytest
 
 from engine.banakil.messages import CardDiscarded, Timeout
+from engine.table import AnyCommand
 from services.clock.clock import Clock
 from services.gateway.codec import decode_event
 from services.gateway.tables import Outcome, Rejection
@@ -149,7 +150,10 @@ async def test_two_clocks_at_once_make_one_effect(rig: Rig) -> None:
     store = rig.adapters.store
     table_id = await rig.table(rig.service())
     dealt = await batch_time(store, table_id, "CardsDealt")
-    one, other = rig.clock(), rig.clock()  # each with its own table service: two processes
+    # Each with its own table service: two processes. The worst case is made certain: both
+    # have read the log and chosen to fire the same deadline before either one's append.
+    both = _Gate(2)
+    one, other = _held_clock(rig, both), _held_clock(rig, both)
     await asyncio.gather(one.tick(), other.tick())
     before = await _version(store, table_id)
     rig.time.at(dealt, 20)
@@ -157,6 +161,7 @@ async def test_two_clocks_at_once_make_one_effect(rig: Rig) -> None:
     assert sorted(f.deadline.command_id for f in fired) == ["timeout:1:1:draw"] * 2
     assert sum(f.accepted and not f.duplicate for f in fired) == 1
     assert await types_after(store, table_id, before) == ["TurnTimedOut"]
+    both.hold = False  # from here on each fires as it finds the log
     rig.time.at(await batch_time(store, table_id, "TurnTimedOut"), 5)
     await asyncio.gather(one.tick(), other.tick())
     await asyncio.gather(one.tick(), other.tick())
@@ -168,3 +173,21 @@ def _discard(hand: tuple[str, ...]) -> msgspec.Struct:
     from engine.banakil.messages import Discard
 
     return Discard(card=hand[0])
+
+
+class _Gate(asyncio.Barrier):
+    hold = True
+
+
+def _held_clock(rig: Rig, gate: _Gate) -> Clock:
+    """A clock whose sends wait at `gate` for the other clock's while `gate.hold`."""
+    writer = rig.service()
+
+    async def fire(table_id: str, command: AnyCommand, command_id: str) -> Outcome:
+        if gate.hold:
+            async with asyncio.timeout(10):
+                await gate.wait()
+        return await writer.handle(table_id, 0, command, command_id)
+
+    tables = TablesInPlay(rig.adapters.store, accept=rig.tables.__contains__)
+    return Clock(tables, fire, rig.time)

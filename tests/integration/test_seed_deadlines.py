@@ -1,8 +1,9 @@
 """The timers before a deal, over the in-memory adapters and the real ones: the client seed
-window (PF-AMB-12 h) and the host's 15 seconds to cut (PF-CUT-2, PF-CUT-3).
+window (PF-AMB-12 h), the host's 15 seconds to cut (PF-CUT-2, PF-CUT-3) and the 8 seconds
+of the end-of-deal screen before the next deal (PF-REVEAL-1, PF-REVEAL-3).
 
-The window and the cut time are made short here; the defaults are 3 s and 15 s
-(SAHRA_SEED_WINDOW_SECONDS, SAHRA_CUT_SECONDS).
+The times are made short here; the defaults are 3 s, 15 s and 8 s
+(SAHRA_SEED_WINDOW_SECONDS, SAHRA_CUT_SECONDS, SAHRA_REVEAL_SECONDS).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import timedelta
 
 import pytest
 
@@ -24,6 +26,7 @@ from services.bus.port import Bus
 from services.gateway.codec import decode_event
 from services.gateway.seeds import SeedTiming
 from services.gateway.tables import TableService
+from services.projections.in_play import server_time
 from services.store.memory import MemoryEventStore
 from services.store.migrate import migrate
 from services.store.port import EventStore, StoredEvent
@@ -62,11 +65,14 @@ async def services(adapters: Adapters) -> AsyncIterator[list[TableService]]:
 
 
 def _service(
-    adapters: Adapters, made: list[TableService], window: float = 0.0, cut: float = 15.0
+    adapters: Adapters,
+    made: list[TableService],
+    window: float = 0.0,
+    cut: float = 15.0,
+    reveal: float = 0.0,
 ) -> TableService:
-    service = TableService(
-        adapters.store, adapters.bus, timing=SeedTiming(seed_window=window, cut_seconds=cut)
-    )
+    timing = SeedTiming(seed_window=window, cut_seconds=cut, reveal_seconds=reveal)
+    service = TableService(adapters.store, adapters.bus, timing=timing)
     made.append(service)
     return service
 
@@ -200,11 +206,50 @@ async def test_a_host_who_cuts_in_time_is_not_overruled_pf_cut_2(
     assert isinstance(cut, DeckCut) and not cut.automatic and cut.position == 42
 
 
+async def test_the_next_deal_waits_while_the_last_one_is_shown_pf_reveal_1_pf_reveal_3(
+    adapters: Adapters, services: list[TableService]
+) -> None:
+    """PF-REVEAL-1/3: when a deal ends its hands and scores stay on screen for the pause
+    (8 s; 0.4 s here), then the next deal starts by itself, dealt by the system. The first
+    deal has no deal before it to show, and is dealt at once."""
+    service = _service(adapters, services, reveal=0.4)
+    table_id = await _table(service, "sahrat", ("human", "human", "human", "human"))
+    assert await _phase(service, table_id) == "play"  # deal 1: no pause
+    rng = random.Random(11)
+    for step in range(2_000):
+        game = (await service.load(table_id)).state.game_state
+        assert game is not None
+        if game.deal > 1:
+            break
+        seat, command, _ = random_step(game, rng)
+        assert (await service.handle(table_id, seat, command, f"h{step}")).accepted
+    ended = server_time((await _rows(adapters.store, table_id, "DealEnded"))[0])
+    assert await _phase(service, table_id) == "seeded"  # the next seed is committed...
+    assert service.deadlines.armed(table_id) is not None  # ...and the screen is up
+    await service.follow_up(table_id)  # a follow-up does not deal over the pause either
+    assert await _phase(service, table_id) == "seeded"
+    async with asyncio.timeout(10):
+        while len(rows := await _rows(adapters.store, table_id, "CardsDealt")) < 2:
+            await asyncio.sleep(0.02)
+    second = rows[1]
+    assert (second.metadata.command_id, second.metadata.seat) == ("auto:deal:2", 0)
+    assert server_time(second) - ended >= timedelta(seconds=0.4)
+
+
 def test_the_timing_comes_from_the_environment() -> None:
-    assert SeedTiming.from_env({}) == SeedTiming(seed_window=3.0, cut_seconds=15.0)
-    timing = SeedTiming.from_env({"SAHRA_SEED_WINDOW_SECONDS": "0.5", "SAHRA_CUT_SECONDS": "20"})
-    assert timing == SeedTiming(seed_window=0.5, cut_seconds=20.0)
+    default = SeedTiming(seed_window=3.0, cut_seconds=15.0, reveal_seconds=8.0)
+    assert SeedTiming.from_env({}) == default
+    timing = SeedTiming.from_env(
+        {
+            "SAHRA_SEED_WINDOW_SECONDS": "0.5",
+            "SAHRA_CUT_SECONDS": "20",
+            "SAHRA_REVEAL_SECONDS": "0",
+        }
+    )
+    assert timing == SeedTiming(seed_window=0.5, cut_seconds=20.0, reveal_seconds=0.0)
     with pytest.raises(ValueError, match="SAHRA_CUT_SECONDS"):
         SeedTiming.from_env({"SAHRA_CUT_SECONDS": "soon"})
     with pytest.raises(ValueError, match="SAHRA_SEED_WINDOW_SECONDS"):
         SeedTiming.from_env({"SAHRA_SEED_WINDOW_SECONDS": "-1"})
+    with pytest.raises(ValueError, match="SAHRA_REVEAL_SECONDS"):
+        SeedTiming.from_env({"SAHRA_REVEAL_SECONDS": "later"})

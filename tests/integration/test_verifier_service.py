@@ -406,7 +406,7 @@ async def test_sahra_verify_checks_a_stored_deal_and_audits_them_all(
     url = await _fresh_database(database_url)
     await migrate(url)
     store = await PostgresEventStore.connect(url)
-    service = TableService(store, bus, timing=SeedTiming(seed_window=0))
+    service = TableService(store, bus, timing=SeedTiming(seed_window=0, reveal_seconds=0))
     try:
         tables = []
         for preset in ("classic", "sahrat"):

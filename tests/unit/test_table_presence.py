@@ -1,18 +1,19 @@
 """Seat presence at a table: away, back, replaced by a bot, leaving, returning
 (PF-CONN-1..5, PF-BOT-1..3; the return at a turn boundary is the issue's decision, which
-PF-BOT-5 does not allow)."""
+PF-BOT-5 does not allow), and the host role passing when the host leaves (PF-ROOM-6)."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import table
+from engine import fair, table
 from engine.banakil import options_from
-from engine.banakil.messages import CommitSeed, Deal
+from engine.banakil.messages import CommitSeed, Cut, Deal, DeckCut
 from engine.errors import RuleViolation
 from engine.table import (
     CreateTable,
     Disconnect,
+    HostPassed,
     Leave,
     Reconnect,
     ReplaceWithBot,
@@ -27,6 +28,7 @@ from engine.table import (
     humans_present,
     played_by_bot,
 )
+from services.bots.policy import Move, bot_move
 
 _SECRET = "11" * 32
 
@@ -114,7 +116,8 @@ def test_at_a_coin_table_no_bot_takes_the_seat_pf_bot_3() -> None:
 def test_leaving_hands_the_seat_to_a_bot_at_once_and_changes_nothing_else_pf_conn_4() -> None:
     state = _dealt()
     game = state.game_state
-    assert table.decide(state, 1, Leave()) == (SeatReplacedByBot(seat=1, reason="left"),)
+    left = SeatReplacedByBot(seat=1, reason="left")
+    assert table.decide(state, 1, Leave()) == (left, HostPassed(seat=2))  # PF-ROOM-6
     state = _fold(state, 1, Leave())
     assert played_by_bot(state, 1) and state.game_state == game
     assert _reject(state, 1, Leave()).code == "already_replaced"
@@ -166,3 +169,52 @@ def test_presence_never_outlives_the_table() -> None:
     assert _presence(_fold(seated, 0, Disconnect(seat=1)))[0] == "away"  # before the start
     assert _reject(seated, 1, Leave()).code == "not_playing"
     assert _reject(seated, 0, ReplaceWithBot(seat=1)).code == "not_playing"
+
+
+def _seeded_classic() -> TableState:
+    """A `classic` table of four players waiting for the host's cut (BK-DEAL-C1)."""
+    seats = ("human",) * 4
+    options = options_from("classic")
+    state = _fold(table.new_table("c"), 0, CreateTable(options=options, seats=seats))  # type: ignore[arg-type]
+    for seat in range(1, 5):
+        state = _fold(state, 0, TakeSeat(seat=seat, player=f"P{seat}"))
+    state = _fold(state, 0, StartTable())
+    return _fold(state, 0, CommitSeed(secret=_SECRET))
+
+
+def test_the_host_role_passes_to_the_lowest_remaining_human_pf_room_6() -> None:
+    state = _seeded_classic()
+    assert state.host == 1
+    assert table.decide(state, 1, Leave()) == (
+        SeatReplacedByBot(seat=1, reason="left"),
+        HostPassed(seat=2),
+    )
+    state = _fold(state, 1, Leave())
+    assert state.host == 2
+    assert table.decide(state, 4, Leave()) == (SeatReplacedByBot(seat=4, reason="left"),)
+    state = _fold(state, 4, Leave())
+    state = _fold(state, 0, Disconnect(seat=3))  # away, not gone: he may still come back
+    state = _fold(state, 2, Leave())
+    assert state.host == 3
+    state = _fold(state, 0, ReplaceWithBot(seat=3))  # the last player is gone: none to pass to
+    assert state.host == 3
+    assert state.game_state is not None and state.game_state.host == 1  # the cut's count
+
+
+def test_a_host_who_leaves_a_coin_table_passes_the_role_too_pf_room_6() -> None:
+    state = _dealt("coin", ("human", "human", "human", "human"))
+    assert table.decide(state, 1, Leave()) == (SeatDisconnected(seat=1), HostPassed(seat=2))
+
+
+def test_the_cut_a_departed_host_owed_is_made_by_the_system_pf_room_6_pf_cut_3() -> None:
+    state = _fold(_seeded_classic(), 1, Leave())
+    move = bot_move(state, 9)
+    assert move == Move(seat=0, command=Cut(), command_id="auto:cut:1")
+    events = table.decide(state, move.seat, move.command)
+    cut = events[0]
+    assert isinstance(cut, DeckCut) and cut.automatic
+    game = state.game_state
+    assert game is not None and game.secret is not None
+    assert cut.position == fair.auto_cut(bytes.fromhex(game.secret), fair.entropy([""] * 4))
+    # PF-CUT-5: counted from the seat that was host when the deal was committed.
+    assert cut.starter == fair.cut_starter(1, fair.cut_count(cut.cut_card), 4)
