@@ -78,6 +78,7 @@ async def _run(settings: config.Settings, database_url: str, nats_url: str) -> N
     from services.bus.relay import run_relay
     from services.clock.cli import run_clock
     from services.gateway.serve import serve_gateway
+    from services.projections.in_play import snapshot_name
     from services.store.migrate import migrate
 
     await config.check_postgres(database_url)
@@ -86,8 +87,9 @@ async def _run(settings: config.Settings, database_url: str, nats_url: str) -> N
     _log.info("migrations: %s", ", ".join(applied) if applied else "up to date")
     stop = asyncio.Event()
     relay = asyncio.create_task(run_relay(database_url, nats_url, stop=stop))
-    clock = asyncio.create_task(run_clock(database_url, nats_url, stop=stop))
-    bots = asyncio.create_task(run_bots(database_url, nats_url, stop=stop))
+    saved = snapshot_name(None)  # the clock and the bots worker build the same model
+    clock = asyncio.create_task(run_clock(database_url, nats_url, stop=stop, saved_as=saved))
+    bots = asyncio.create_task(run_bots(database_url, nats_url, stop=stop, saved_as=saved))
     _log.info(
         "gateway: http://%s:%d  (lobby: /tables, OpenAPI: /schema, health: /healthz /readyz)",
         settings.host,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from services.bots.worker import BotsWorker
-from services.projections.in_play import TablesInPlay
+from services.projections.in_play import TablesInPlay, snapshot_name
 from services.workers import (
     WorkerStartupError,
     add_worker_arguments,
@@ -66,6 +66,7 @@ async def _serve(args: argparse.Namespace) -> None:
         interval=args.interval,
         connect_timeout=args.connect_timeout,
         accept=None if args.shard is None else shard(*args.shard),
+        saved_as=snapshot_name(args.shard),
     )
 
 
@@ -77,14 +78,20 @@ async def run_bots(
     interval: float = 0.1,
     connect_timeout: float = 5.0,
     accept: Callable[[str], bool] | None = None,
+    saved_as: str | None = None,
 ) -> None:
-    """The bots worker until `stop`."""
+    """The bots worker until `stop`; with `saved_as`, the tables in play are read from and
+    saved to that checkpoint (`services.projections.in_play`)."""
     async with worker_service(database_url, nats_url, "bots", connect_timeout) as (
         store,
         service,
     ):
         _log.info("bots: connected; reading the log")
-        await BotsWorker(TablesInPlay(store, accept=accept), service).run(stop, interval)
+        tables = TablesInPlay(store, accept=accept, saved_as=saved_as)
+        try:
+            await BotsWorker(tables, service).run(stop, interval)
+        finally:
+            await tables.save()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from services.clock.clock import Clock, utc_now
-from services.projections.in_play import TablesInPlay
+from services.projections.in_play import TablesInPlay, snapshot_name
 from services.workers import (
     WorkerStartupError,
     add_worker_arguments,
@@ -76,6 +76,7 @@ async def _serve(args: argparse.Namespace, offset: timedelta) -> None:
         interval=args.interval,
         connect_timeout=args.connect_timeout,
         accept=None if args.shard is None else shard(*args.shard),
+        saved_as=snapshot_name(args.shard),
         time_offset=offset,
     )
 
@@ -88,9 +89,11 @@ async def run_clock(
     interval: float = 0.1,
     connect_timeout: float = 5.0,
     accept: Callable[[str], bool] | None = None,
+    saved_as: str | None = None,
     time_offset: timedelta = timedelta(),
 ) -> None:
-    """The clock until `stop`: connect, then fire what is due every `interval` seconds."""
+    """The clock until `stop`: connect, then fire what is due every `interval` seconds.
+    With `saved_as`, the tables in play are read from and saved to that checkpoint."""
     async with worker_service(database_url, nats_url, "clock", connect_timeout) as (
         store,
         service,
@@ -99,8 +102,9 @@ async def run_clock(
         def now() -> datetime:
             return utc_now() + time_offset
 
+        tables = TablesInPlay(store, accept=accept, saved_as=saved_as)
         clock = Clock(
-            TablesInPlay(store, accept=accept),
+            tables,
             lambda table_id, command, command_id: service.handle(
                 table_id, _SYSTEM, command, command_id
             ),
@@ -109,7 +113,10 @@ async def run_clock(
         if time_offset:
             _log.warning("clock: the time is taken %s s ahead", time_offset.total_seconds())
         _log.info("clock: connected; reading the log")
-        await clock.run(stop, interval)
+        try:
+            await clock.run(stop, interval)
+        finally:
+            await tables.save()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

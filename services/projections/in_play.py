@@ -7,15 +7,20 @@ away seat went away. A time is the `server_time` of the batch that made the chan
 metadata of the append), so every process that reads the log derives the same deadlines,
 before a restart or after it. A finished table is dropped.
 
-It reads the global log from the start (`Checkpoint()`): a restarted process knows every
-table in play and every pending deadline without any state of its own. On a large log a
-start therefore folds every table ever played; a saved checkpoint with snapshots of the
-tables in play would shorten that (not done yet).
+Without a name it reads the global log from the start (`Checkpoint()`): a restarted
+process knows every table in play and every pending deadline without any state of its own.
+With a name (`saved_as`, one per shard: the clock and the bots worker of a shard share it)
+it also keeps a checkpoint with the tables in play at that point, as a snapshot in the
+store (every `save_every` seconds while the log moves), and a new process starts from the
+newest one and reads only the log after it. The snapshot is a cache, never the truth: one
+written by another engine version is not read, one that cannot be read is ignored, and
+with none the model is folded from the start as before.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Protocol
@@ -24,12 +29,23 @@ import msgspec
 
 from engine.table import AnyEvent, TableState, new_table
 from engine.table import evolve as evolve_table
-from services.store.port import Checkpoint, StoredEvent
+from services.gateway.codec import ENGINE_VERSION
+from services.store.port import Checkpoint, Snapshot, StoredEvent
 
-__all__ = ["LogReader", "TablesInPlay", "Tracked", "Waiting", "server_time", "waiting_for"]
+__all__ = [
+    "LogReader",
+    "TablesInPlay",
+    "Tracked",
+    "Waiting",
+    "server_time",
+    "snapshot_name",
+    "waiting_for",
+]
 
 _log = logging.getLogger(__name__)
 _PAGE = 1_000
+_SAVE_EVERY = 30.0  # seconds between saved checkpoints while the log moves
+_MAX_VERSION = 2**31 - 1  # the snapshot's version is an SQL integer
 # Events as stored: a deal's secret stays sealed (services/gateway/sealing.py). Timers do
 # not need it, so this model needs no seed key and never fails for want of one.
 _EVENT = msgspec.json.Decoder(AnyEvent)
@@ -47,6 +63,10 @@ class LogReader(Protocol):
         self, after: Checkpoint, limit: int = 500
     ) -> tuple[list[StoredEvent], Checkpoint]: ...
 
+    async def save_snapshot(self, snapshot: Snapshot) -> None: ...
+
+    async def load_snapshot(self, stream_id: str, engine_version: str) -> Snapshot | None: ...
+
 
 class Tracked(msgspec.Struct, kw_only=True):
     """One table as the log has it up to `version` (mutable: updated in place)."""
@@ -59,6 +79,20 @@ class Tracked(msgspec.Struct, kw_only=True):
     changed: datetime | None = None  # when the table last changed
     away: dict[int, tuple[datetime, int]] = msgspec.field(default_factory=dict)
     # seat -> (when it went away, the version of its SeatDisconnected)
+
+
+class _Saved(msgspec.Struct, kw_only=True):
+    """What a saved checkpoint holds: the model as it stood after `rows` rows of the log."""
+
+    checkpoint: Checkpoint
+    rows: int
+    tables: list[Tracked]
+
+
+def snapshot_name(shard: tuple[int, int] | None) -> str:
+    """The name a shard's model is saved under (None: every table)."""
+    part = "all" if shard is None else f"{shard[0]}-of-{shard[1]}"
+    return f"projection:tables-in-play:{part}"
 
 
 def waiting_for(state: TableState) -> Waiting | None:
@@ -90,12 +124,24 @@ class TablesInPlay:
         store: LogReader,
         page: int = _PAGE,
         accept: Callable[[str], bool] | None = None,
+        *,
+        saved_as: str | None = None,
+        save_every: float = _SAVE_EVERY,
+        engine_version: str = "",
     ) -> None:
         self._store = store
         self._page = page
         self._accept = accept
         self._tables: dict[str, Tracked] = {}
         self._checkpoint = Checkpoint()
+        self._saved_as = saved_as
+        self._save_every = save_every
+        self._engine_version = engine_version or ENGINE_VERSION
+        self._restored = saved_as is None  # nothing to restore without a name
+        self._rows = 0  # rows of the log read into the model, from the start of the log
+        self._saved_rows = 0
+        self._saved_at = time.monotonic()
+        self.restored_from: int | None = None  # the rows of the checkpoint it started from
 
     def __iter__(self) -> Iterator[Tracked]:
         return iter(list(self._tables.values()))
@@ -109,9 +155,12 @@ class TablesInPlay:
     async def catch_up(self) -> set[str]:
         """Read what was committed since the last call; the ids of the tables it changed
         (finished ones included: they are gone from the model now)."""
+        if not self._restored:
+            await self._restore()
         changed: set[str] = set()
         while True:
             rows, self._checkpoint = await self._store.read_all(self._checkpoint, self._page)
+            self._rows += len(rows)
             for row in rows:
                 if self._apply(row):
                     changed.add(row.stream_id)
@@ -121,7 +170,47 @@ class TablesInPlay:
             tracked = self._tables.get(table_id)
             if tracked is not None and tracked.state.status == "finished":
                 del self._tables[table_id]
+        if self._rows != self._saved_rows and (
+            time.monotonic() - self._saved_at >= self._save_every
+        ):
+            await self.save()
         return changed
+
+    async def save(self) -> None:
+        """Save the checkpoint and the tables in play now (a no-op without a name)."""
+        if self._saved_as is None:
+            return
+        saved = _Saved(checkpoint=self._checkpoint, rows=self._rows, tables=list(self))
+        snapshot = Snapshot(
+            stream_id=self._saved_as,
+            version=max(1, min(self._rows, _MAX_VERSION)),
+            engine_version=self._engine_version,
+            state=msgspec.json.encode(saved),
+        )
+        self._saved_at = time.monotonic()
+        try:
+            await self._store.save_snapshot(snapshot)
+        except Exception:  # a cache: the next save tries again
+            _log.warning("cannot save %s", self._saved_as, exc_info=True)
+            return
+        self._saved_rows = self._rows
+
+    async def _restore(self) -> None:
+        assert self._saved_as is not None
+        snapshot = await self._store.load_snapshot(self._saved_as, self._engine_version)
+        self._restored = True
+        if snapshot is None:
+            return
+        try:
+            saved = msgspec.json.decode(snapshot.state, type=_Saved)
+        except msgspec.DecodeError:
+            _log.warning("%s cannot be read; folding the log from the start", self._saved_as)
+            return
+        self._checkpoint = saved.checkpoint
+        self._rows = self._saved_rows = saved.rows
+        self._tables = {t.table_id: t for t in saved.tables}
+        self.restored_from = saved.rows
+        _log.info("%s: %d table(s) in play after %d rows", self._saved_as, len(self), saved.rows)
 
     def _apply(self, row: StoredEvent) -> bool:
         tracked = self._tables.get(row.stream_id)
