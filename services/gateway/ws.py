@@ -109,7 +109,7 @@ async def _serve(socket: WebSocket[Any, Any, Any], session: Session, gw: Gateway
         command_id = f"seat{session.seat}:{client_id}"
         try:
             outcome = await gw.service.handle(
-                session.table_id, session.seat, command, command_id, follow_up=False
+                session.table_id, session.seat, command, command_id, follow_up=False, player=True
             )
         except Exception:  # the store is unreachable: the command may be sent again
             _log.exception("command %s at %s failed", command_id, session.table_id)
