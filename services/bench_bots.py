@@ -174,8 +174,11 @@ def _run_rules(
     outs = [w for r in results for w in r.went_out]
     opponent = f"old bot {args.vs_old}" if args.vs_old else "random players"
     rate = wins / played if played else 0.0
+    low, high = _wilson(wins, played)
+    goal = None if args.vs_old else _GOAL  # the goal is against random players only
     print(
-        f"{preset}: bots won {wins}/{played} matches ({rate:.1%}) against {opponent}; "
+        f"{preset}: bots won {wins}/{played} matches ({rate:.1%}, 95% interval "
+        f"{low:.1%}–{high:.1%}) against {opponent}; "
         f"{deals} deals in {wall:.0f} s ({deals / wall:.2f} deals/s, "
         f"{played / wall * 60:.1f} matches/min); refused {refused}/{commands} bot commands"
     )
@@ -190,8 +193,9 @@ def _run_rules(
         "matches_asked": args.matches,
         "bot_wins": wins,
         "win_rate": round(rate, 4),
-        "goal": _GOAL,
-        "goal_met": rate >= _GOAL,
+        "win_rate_95": [round(low, 4), round(high, 4)],
+        "goal": goal,
+        "goal_met": None if goal is None else rate >= goal,
         "deals": deals,
         "deals_per_match": round(deals / played, 2) if played else None,
         "bot_points_per_deal": _mean([a / 2 for a, _ in points]),
@@ -206,6 +210,17 @@ def _run_rules(
         "deals_per_s": round(deals / wall, 2) if wall else None,
         "seed": args.seed,
     }
+
+
+def _wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate: the matches are a sample, and at a few
+    hundred of them a rate near 95% is only known to a few points either way."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _mean(values: Sequence[float]) -> float | None:
