@@ -12,10 +12,12 @@ CPU per command (its event loop, sockets and timers in C).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import logging
 import os
-from collections.abc import Coroutine
+import signal
+from collections.abc import Coroutine, Iterator
 from typing import Any
 
 import uvicorn
@@ -64,11 +66,29 @@ async def serve_gateway(
                 log_level="warning",
                 lifespan="on",
             )
-            await uvicorn.Server(config).serve()
+            await _Server(config).serve()
         finally:
             await bus.close()
     finally:
         await store.close()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, stopped by SIGINT or SIGTERM like uvicorn's own, but returning
+    normally afterwards: uvicorn raises the signal again once it has shut down, which would
+    interrupt the closing of the bus and the store (and of `sahra up`'s other services)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        loop = asyncio.get_running_loop()
+        signals = (signal.SIGINT, signal.SIGTERM)
+        for sig in signals:
+            loop.add_signal_handler(sig, self.handle_exit, sig, None)
+        try:
+            yield
+        finally:
+            for sig in signals:
+                loop.remove_signal_handler(sig)
 
 
 def main(argv: list[str] | None = None) -> None:
