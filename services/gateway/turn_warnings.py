@@ -37,6 +37,7 @@ __all__ = ["TurnWarnings"]
 
 _log = logging.getLogger(__name__)
 _TAIL = 64  # events read back for the start of a wait (a turn is a few events)
+_LOOK_UPS = 5  # reads of a table that changes meanwhile before leaving it to the next tick
 _STARTS = {"CardsDealt", "CardDiscarded", "TurnTimedOut"}  # the events that begin a wait
 
 
@@ -106,16 +107,18 @@ class TurnWarnings:
         tracked.state, tracked.version = loaded.state, loaded.version
 
     async def _look_up(self, table_id: str) -> None:
-        loaded = await self._service.load(table_id)
-        waiting = waiting_for(loaded.state)
-        since = None
-        if waiting is not None:
-            rows = await self._store.read_stream(table_id, max(0, loaded.version - _TAIL))
-            starts = [r for r in rows if r.type in _STARTS and r.version <= loaded.version]
-            if not starts:  # a long wait (many presence events): read it all
-                rows = await self._store.read_stream(table_id)
-                starts = [r for r in rows if r.type in _STARTS and r.version <= loaded.version]
-            since = server_time(starts[-1]) if starts else None
+        # Until the watch is set below, `_changed` passes the table over, so a change the
+        # service saw while the stream was read here would be lost: a turn that began
+        # meanwhile would be taken for the one before it and its seat never warned. Look
+        # again until no change came in during the reads.
+        for _ in range(_LOOK_UPS):
+            loaded = await self._service.load(table_id)
+            waiting = waiting_for(loaded.state)
+            since = None if waiting is None else await self._began(table_id, loaded.version)
+            if (await self._service.load(table_id)).version == loaded.version:
+                break
+        else:
+            return  # it keeps changing: the next tick looks again
         if table_id in self._watched and self._watched[table_id] is None:
             tracked = Tracked(
                 table_id=table_id,
@@ -125,6 +128,15 @@ class TurnWarnings:
                 since=since,
             )
             self._watched[table_id] = _Watch(tracked=tracked)
+
+    async def _began(self, table_id: str, version: int) -> datetime | None:
+        """The server time of the batch that began the table's wait as of `version`."""
+        rows = await self._store.read_stream(table_id, max(0, version - _TAIL))
+        starts = [r for r in rows if r.type in _STARTS and r.version <= version]
+        if not starts:  # a long wait (many presence events): read it all
+            rows = await self._store.read_stream(table_id)
+            starts = [r for r in rows if r.type in _STARTS and r.version <= version]
+        return server_time(starts[-1]) if starts else None
 
     async def _warn(self, deadline: Deadline, now: datetime) -> int:
         sessions = self._presence.sessions(deadline.table_id, deadline.seat)

@@ -32,8 +32,16 @@ def identities(text: str) -> set[str]:
 async def running(app: Any) -> AsyncIterator[str]:
     """Serve `app` with uvicorn on 127.0.0.1:<free port>; yields the base URL."""
     port = free_port()
+    # The server keeps an idle connection longer than httpx's pool does (5 s): with equal
+    # times a request can go out on a connection the server is closing (httpx.ReadError).
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", ws_max_size=1 << 20
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        ws_max_size=1 << 20,
+        timeout_keep_alive=60,
     )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
@@ -90,6 +98,8 @@ class Client:
     async def wait_for(
         self, match: Callable[[dict[str, Any]], bool], timeout: float = 15, start: int = 0
     ) -> dict[str, Any]:
+        """The first message from index `start` on that matches, old ones included (all of
+        them by default); `wait_for_view` for the table as it is now."""
         async with asyncio.timeout(timeout), self._changed:
             while True:
                 for message in self.messages[start:]:
@@ -98,6 +108,35 @@ class Client:
                 if self._reader.done():
                     raise AssertionError(f"socket closed; got {self.messages[-3:]}")
                 await self._changed.wait()
+
+    def newest_view(self) -> dict[str, Any] | None:
+        """The last welcome or view received: the table as this socket was last shown it."""
+        for message in reversed(self.messages):
+            if message["type"] in ("welcome", "view"):
+                return message
+        return None
+
+    async def wait_for_view(
+        self, match: Callable[[dict[str, Any]], bool], timeout: float = 15
+    ) -> dict[str, Any]:
+        """The newest welcome or view, once it matches. Older ones are never looked at: a
+        view the table has moved on from (a bot's turn, an earlier deal) would put a test's
+        next command on a hand or a turn that is gone."""
+        async with asyncio.timeout(timeout), self._changed:
+            while True:
+                newest = self.newest_view()
+                if newest is not None and match(newest):
+                    return newest
+                if self._reader.done():
+                    raise AssertionError(f"socket closed; got {self.messages[-3:]}")
+                await self._changed.wait()
+
+    async def round_trip(self) -> None:
+        """Until the gateway has answered a message sent now, so that whatever it sent this
+        socket before (a warning, say) has arrived: the answer is a refusal of a command
+        that does not exist, which touches no table."""
+        reply = await self.command({"type": "RoundTrip"})
+        assert reply["type"] == "rejected" and reply["code"] == "unknown_command", reply
 
     async def send(self, command: dict[str, Any], command_id: str | None = None) -> str:
         self._ids += 1
