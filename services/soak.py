@@ -2,8 +2,8 @@
 for N minutes; then every finished deal is verified.
 
 Processes, as deployed: a gateway (`services.gateway.serve`), a clock
-(`services.clock.cli clock`) and `--bots` bots workers (`services.bots.cli bots`, one
-shard of the tables each), over real
+(`services.clock.cli clock`), a relay (`services.bus.relay_cli relay`) and `--bots` bots
+workers (`services.bots.cli bots`, one shard of the tables each), over real
 PostgreSQL and NATS JetStream (--database-url / --nats-url, else $SAHRA_DATABASE_URL /
 $SAHRA_NATS_URL, else embedded servers in a temporary directory). They share one token
 secret and one seed key, made for the run.
@@ -63,6 +63,7 @@ class _SoakView(SeatView, frozen=True):
     client_seeds: tuple[str, ...] = ()
     match_winner: int | None = None
     turn_no: int = 0
+    window: bool = False
 
 
 class _Message(msgspec.Struct, frozen=True):
@@ -83,6 +84,7 @@ class _Tally:
         self.latencies: list[float] = []
         self.accepted = 0
         self.rejections: Counter[str] = Counter()
+        self.refusals: list[str] = []  # each refusal with where the player stood (first 20)
         self.exceptions: Counter[str] = Counter()
         self.lost = 0
         self.tables = 0
@@ -162,6 +164,8 @@ class _Player:
         pending: str | None = None
         sent_at = 0.0
         wait_for = version = refused = ids = 0
+        heard: list[str] = []  # the last messages, for the report of a refusal
+        began = time.perf_counter()
         view: _SoakView | None = None
         while True:
             if self.tally.over and pending is None:
@@ -174,6 +178,8 @@ class _Player:
                     pending = None
                 continue
             message = _DECODE(raw)
+            heard.append(_trace(message, time.perf_counter() - began))
+            del heard[:-8]
             if message.type in ("welcome", "view") and message.version > version:
                 version, view, refused = message.version, message.view, 0
                 if message.status == "finished" or (view and view.match_winner is not None):
@@ -194,6 +200,12 @@ class _Player:
                 else:
                     self.tally.rejections[message.code or "?"] += 1
                     refused += 1
+                    if len(self.tally.refusals) < 20 and view is not None:
+                        self.tally.refusals.append(
+                            f"{table.table_id} {message.code} at v{version} (deal {view.deal}, "
+                            f"turn {view.turn_no}, seat {view.seat}, window {view.window}); "
+                            f"the messages before it: {' | '.join(heard)}"
+                        )
             elif message.type == "error":
                 self.tally.exceptions[f"error:{message.code}"] += 1
                 return "time"
@@ -254,6 +266,8 @@ async def _processes(
     commands = {
         "gateway": ["services.gateway.serve", *urls, "--port", str(port)],
         "clock": ["services.clock.cli", "clock", *urls, *data],
+        # As deployed: what a writer committed and did not publish, the relay publishes.
+        "relay": ["services.bus.relay_cli", "relay", *urls],
     }
     for i in range(workers):  # each takes one shard of the tables
         shard = ["--shard", f"{i}/{workers}"]
@@ -374,6 +388,7 @@ async def _soak(args: argparse.Namespace) -> dict[str, Any]:
         },
         "errors": errors + log_errors,
         "rejections": dict(tally.rejections),
+        "refusals": tally.refusals,
         "exceptions": dict(tally.exceptions),
         "lost_replies": tally.lost,
         "log_errors": {k: v[:5] for k, v in errors_in_logs.items() if v},
@@ -399,6 +414,12 @@ async def _report(tally: _Tally, began: float) -> None:
         )
 
 
+def _trace(message: _Message, at: float) -> str:
+    view = message.view
+    where = "" if view is None else f" d{view.deal} t{view.turn_no} {view.phase} w{view.window}"
+    return f"{at:.1f}s {message.type} v{message.version}{where}"
+
+
 def _ms(seconds: float | None) -> float | None:
     return None if seconds is None else round(seconds * 1000, 2)
 
@@ -422,6 +443,7 @@ def _describe(result: dict[str, Any]) -> list[str]:
         f"verified {verified['verified']} of {verified['deals']} finished deals "
         f"({verified['failed']} failed, {verified['unchecked']} unchecked, "
         f"{verified['unverifiable']} unverifiable)",
+        *(f"  refused: {line}" for line in result["refusals"]),
     ]
 
 

@@ -111,9 +111,10 @@ class Client:
 
     def newest_view(self) -> dict[str, Any] | None:
         """The last welcome or view received: the table as this socket was last shown it."""
-        for message in reversed(self.messages):
-            if message["type"] in ("welcome", "view"):
-                return message
+        found: dict[str, Any]
+        for found in reversed(self.messages):
+            if found["type"] in ("welcome", "view"):
+                return found
         return None
 
     async def wait_for_view(

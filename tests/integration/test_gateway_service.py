@@ -14,7 +14,7 @@ import pytest
 
 from engine.banakil.messages import Command
 from engine.replay import Record, decode_record, record_options
-from engine.table import StartTable, TableState
+from engine.table import Disconnect, StartTable, TableState
 from services.bots.worker import BotsWorker
 from services.bus.memory import MemoryBus
 from services.bus.nats import NatsBus
@@ -145,6 +145,28 @@ async def test_a_gateway_that_decided_on_old_state_decides_again(adapters: Adapt
     seat, meld = _step(record, 2)
     outcome = await third.handle(table_id, seat, meld, "c-3")
     assert outcome.accepted and outcome.version == before + 3
+
+
+async def test_a_gateway_that_finds_its_command_already_appended_shows_the_change(
+    adapters: Adapters,
+) -> None:
+    """Two processes issue the same system command (the timer's Deal of the next deal, say):
+    the one that loses the race learns the other's events from the store, not from the bus
+    (whose news of versions it already holds is ignored), and must still show them to its
+    sockets: its listeners hear of the new version."""
+    first = TableService(adapters.store, adapters.bus)
+    second = TableService(adapters.store, adapters.bus)
+    table_id, _ = await _dealt_table(first)
+    await second.load(table_id)  # the second's cache, about to go stale
+    heard: list[int] = []
+    second.add_listener(lambda changed, loaded: heard.append(loaded.version))
+
+    assert (await first.handle(table_id, 0, Disconnect(seat=2), "system:1")).accepted
+    version = await adapters.store.stream_version(table_id)
+    outcome = await second.handle(table_id, 0, Disconnect(seat=2), "system:1")
+    assert outcome.accepted and outcome.duplicate and outcome.version == version
+    assert heard and heard[-1] == version
+    assert await _types_after(adapters.store, table_id, version - 1) == ["SeatDisconnected"]
 
 
 async def test_a_repeated_command_id_returns_the_first_outcome_and_appends_nothing(
