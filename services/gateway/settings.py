@@ -27,7 +27,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     allow_stacked_decks: bool = False  # tests and tutorials only: a table may name its deck
     snapshot_every: int = 50  # events between snapshots of a table's state
     max_message_bytes: int = 64 * 1024  # a larger WebSocket message is refused, not read
-    append_retries: int = 5  # re-decide this often when another writer got there first
+    append_retries: int = 10  # re-decide this often when another writer got there first
     cache_tables: int = 10_000  # table states kept in memory (least recently used go)
     probe_timeout: float = 2.0  # seconds for each dependency check of /readyz
     ws_deflate: bool = False  # offer WebSocket permessage-deflate (see the module doc)

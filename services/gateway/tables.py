@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import re
 import secrets
 from collections import OrderedDict
@@ -67,6 +68,7 @@ __all__ = ["Loaded", "Outcome", "Rejection", "TableService", "setup_stream", "va
 _log = logging.getLogger(__name__)
 _RECENT_COMMANDS = 256  # command ids remembered per table to answer a repeat at once
 _MAX_FOLLOW_UPS = 2_000  # a bound, not a rule: bots finish a deal in a few hundred moves
+_BACKOFF = 0.002  # seconds: the most a retry after a lost race waits, times the attempt
 _STACKED_TYPE = "StackedDealRequested"
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -139,7 +141,7 @@ class TableService:
         secrets_source: Callable[[], bytes] = lambda: secrets.token_bytes(32),
         *,
         snapshot_every: int = 50,
-        retries: int = 5,
+        retries: int = 10,
         cache_size: int = 10_000,
         timing: SeedTiming | None = None,
     ) -> None:
@@ -322,7 +324,12 @@ class TableService:
     async def _execute(
         self, table_id: str, seat: int, command: Any, command_id: str, *, player: bool = False
     ) -> Outcome:
-        for _ in range(self._retries):
+        for attempt in range(self._retries):
+            if attempt:
+                # Another writer won the last round, and may be one that moves back to back
+                # (a bots worker): a jittered pause lands the next try in another phase of
+                # its rhythm, instead of losing to it the same way every time.
+                await asyncio.sleep(random.uniform(0, _BACKOFF * attempt))
             entry = await self._entry(table_id)
             async with self._lock(table_id):
                 known = entry.commands.get(command_id)
