@@ -7,10 +7,14 @@ to it (`at(since, seconds)`), so a test says "40 s after the turn began" and nev
 
 from __future__ import annotations
 
+import contextlib
+import secrets
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
 import pytest
 
 from engine.banakil.messages import Cut
@@ -33,6 +37,7 @@ __all__ = [
     "Rig",
     "batch_time",
     "real",
+    "scratch_database",
     "types_after",
 ]
 
@@ -137,3 +142,26 @@ async def batch_time(store: EventStore, table_id: str, event_type: str, nth: int
     """The server time of the batch holding the `nth` event of a type (default: the last)."""
     rows: list[StoredEvent] = [r for r in await store.read_stream(table_id) if r.type == event_type]
     return datetime.fromisoformat(rows[nth].metadata.server_time)
+
+
+@contextlib.asynccontextmanager
+async def scratch_database(
+    database_url: str, prefix: str, *, migrated: bool = True
+) -> AsyncIterator[str]:
+    """A database of its own on the session's server, dropped at the end: for a test whose
+    processes (a clock fires every table's deadlines) must not see the session's tables,
+    or that migrates an empty database. Dropped WITH (FORCE): a process the test killed may
+    have left its connections."""
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    admin = await asyncpg.connect(database_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            url = urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
+            if migrated:
+                await migrate(url)
+            yield url
+        finally:
+            await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    finally:
+        await admin.close()

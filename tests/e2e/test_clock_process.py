@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -19,9 +18,7 @@ import time
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
 import pytest
 
 from engine.banakil.messages import TurnTimedOut
@@ -32,9 +29,8 @@ from services.gateway.codec import decode_event
 from services.gateway.followups import StackedDeal
 from services.gateway.seeds import SeedTiming
 from services.gateway.tables import TableService
-from services.store.migrate import migrate
 from services.store.postgres import PostgresEventStore
-from tests.service_support import batch_time
+from tests.service_support import batch_time, scratch_database
 
 _ROOT = Path(__file__).resolve().parents[2]
 _RECORD = _ROOT / "examples" / "sahrat-stacked-deal.json"
@@ -43,16 +39,8 @@ _READY = "clock: caught up"
 
 @pytest.fixture
 async def database(database_url: str) -> AsyncIterator[str]:
-    name = f"sahra_clock_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(database_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        url = urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
-        await migrate(url)
+    async with scratch_database(database_url, "sahra_clock") as url:
         yield url
-        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
 
 
 class ClockProcess:

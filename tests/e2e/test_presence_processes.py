@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
-import secrets
 import signal
 import socket
 import struct
@@ -32,9 +31,7 @@ from collections.abc import AsyncIterator, Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-import asyncpg
 import httpx
 import msgspec
 import pytest
@@ -54,11 +51,11 @@ from services.bots.policy import bot_command
 from services.clock.clock import utc_now
 from services.gateway.codec import decode_event
 from services.infra import free_port
-from services.store.migrate import migrate
 from services.store.port import StoredEvent
 from services.store.postgres import PostgresEventStore
 from tests.e2e.gateway_support import Client, states_by_version
 from tests.e2e.process_support import SAHRA, GatewayProcess
+from tests.service_support import scratch_database
 
 _SEAT = 2  # the player whose connection is cut
 _GRACE = timedelta(seconds=60)  # PF-CONN-2
@@ -72,18 +69,8 @@ _WAIT = 20.0  # seconds for anything a process does in milliseconds
 
 @pytest.fixture
 async def database(database_url: str) -> AsyncIterator[str]:
-    name = f"sahra_presence_{secrets.token_hex(4)}"
-    admin = await asyncpg.connect(database_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        try:
-            url = urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
-            await migrate(url)
-            yield url
-        finally:  # FORCE: a process killed by the test may have left its connections
-            await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    async with scratch_database(database_url, "sahra_presence") as url:
+        yield url
 
 
 class _Worker:

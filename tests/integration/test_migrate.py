@@ -8,29 +8,22 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
 
 from services.store.migrate import migrate, migration_files
+from tests.service_support import scratch_database
 
 _ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 async def fresh_database(database_url: str) -> AsyncIterator[str]:
-    name = f"sahra_migrate_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(database_url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        yield urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
-        await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
-    finally:
-        await admin.close()
+    async with scratch_database(database_url, "sahra_migrate", migrated=False) as url:
+        yield url
 
 
 def sahra_migrate(
