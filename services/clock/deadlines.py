@@ -27,7 +27,7 @@ from typing import Literal
 import msgspec
 
 from engine.banakil.messages import Timeout
-from engine.table import AnyCommand, ReplaceWithBot, bots_may_sit
+from engine.table import AnyCommand, ReplaceWithBot, TableState, bots_may_sit
 from services.projections.in_play import Tracked
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "Deadline",
     "deadlines",
     "timer",
+    "turn_deadline",
     "warning_at",
 ]
 
@@ -58,22 +59,29 @@ class Deadline(msgspec.Struct, frozen=True, kw_only=True):
     turn: int = 0
 
 
-def timer(tracked: Tracked) -> Deadline | None:
-    """The table's running wait: a turn or a discard window, if any."""
-    state, since = tracked.state, tracked.since
+def turn_deadline(state: TableState, since: datetime | None) -> datetime | None:
+    """When the running turn or discard window of a table ends, for a wait that began at
+    `since` (PF-TIMER-1, PF-TIMER-3); None when no turn is running."""
     game = state.game_state
     if state.status != "playing" or game is None or since is None or game.phase != "play":
         return None
+    seconds = DISCARD_SECONDS if game.window else float(game.options.turn_seconds)
+    return since + timedelta(seconds=seconds)
+
+
+def timer(tracked: Tracked) -> Deadline | None:
+    """The table's running wait: a turn or a discard window, if any."""
+    at = turn_deadline(tracked.state, tracked.since)
+    game = tracked.state.game_state
+    if at is None or game is None:
+        return None
     deal, turn = game.deal, game.turn_no
-    if game.window:
-        kind: Kind = "window"
-        seconds, stage = DISCARD_SECONDS, "discard"
-    else:
-        kind, seconds, stage = "turn", float(game.options.turn_seconds), "draw"
+    kind: Kind = "window" if game.window else "turn"
+    stage = "discard" if game.window else "draw"
     return Deadline(
         table_id=tracked.table_id,
         kind=kind,
-        at=since + timedelta(seconds=seconds),
+        at=at,
         seat=game.turn,
         command=Timeout(deal=deal, turn=turn),
         command_id=f"timeout:{deal}:{turn}:{stage}",

@@ -50,6 +50,7 @@ def table_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
         "host": state.host,
         "seats": state.seats,
         "version": loaded.version,
+        "deadline": loaded.deadline,
         "view": None if game is None else banakil.view(game, seat),
     }
 

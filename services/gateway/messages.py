@@ -3,7 +3,9 @@
 Client → server, one JSON object per message:
     {"type": "command", "command_id": "c-17", "command": {"type": "Draw"}}
 Server → client:
-    {"type": "welcome", "seat", "version", "table_id", "status", "host", "seats", "view"}
+    {"type": "welcome", "seat", "version", "table_id", "status", "host", "seats",
+     "deadline", "view"}  ("deadline": when the running turn or discard window ends, RFC
+     3339 server time, or null; the clock's own, for a countdown from the turn's start)
     {"type": "view", ...the same fields as the welcome, without "seat"}
     {"type": "missed", "since", "version", "events": [{"version", "event"}]}
     {"type": "accepted", "command_id", "version", "duplicate"}
@@ -26,6 +28,7 @@ with `since`. "accepted" may arrive before or after the view of its version.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -70,6 +73,7 @@ class _ViewMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", 
     host: int
     seats: tuple[SeatInfo, ...]
     version: int
+    deadline: datetime | None  # when the running turn or discard window ends (PF-TIMER-1/3)
     view: View | None
 
 
@@ -80,6 +84,7 @@ class _WelcomeMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type
     host: int
     seats: tuple[SeatInfo, ...]
     version: int
+    deadline: datetime | None  # when the running turn or discard window ends (PF-TIMER-1/3)
     view: View | None
 
 
@@ -127,6 +132,7 @@ def view_message(loaded: Loaded, view: View | None) -> bytes:
             host=state.host,
             seats=state.seats,
             version=loaded.version,
+            deadline=loaded.deadline,
             view=view,
         )
     )
@@ -200,6 +206,7 @@ def welcome_message(loaded: Loaded, seat: int | None, view: View | None) -> byte
             host=state.host,
             seats=state.seats,
             version=loaded.version,
+            deadline=loaded.deadline,
             view=view,
         )
     )

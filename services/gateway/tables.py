@@ -42,6 +42,7 @@ from engine.table import (
 from engine.table import decide as decide_table
 from engine.table import evolve as evolve_table
 from services.bus.port import Bus, BusMessage
+from services.clock.deadlines import turn_deadline
 from services.gateway.codec import (
     ENGINE_VERSION,
     decode_event,
@@ -63,13 +64,24 @@ from services.store.port import (
     StoredEvent,
 )
 
-__all__ = ["Loaded", "Outcome", "Rejection", "TableService", "setup_stream", "valid_table_id"]
+__all__ = [
+    "WAIT_STARTS",
+    "Loaded",
+    "Outcome",
+    "Rejection",
+    "TableService",
+    "setup_stream",
+    "valid_table_id",
+]
 
 _log = logging.getLogger(__name__)
 _RECENT_COMMANDS = 256  # command ids remembered per table to answer a repeat at once
 _MAX_FOLLOW_UPS = 2_000  # a bound, not a rule: bots finish a deal in a few hundred moves
 _BACKOFF = 0.002  # seconds: the most a retry after a lost race waits, times the attempt
 _STACKED_TYPE = "StackedDealRequested"
+# The events that begin a wait with a deadline: a turn (dealt, or the last one discarded)
+# or the discard window after a timeout.
+WAIT_STARTS = frozenset({"CardsDealt", "CardDiscarded", "TurnTimedOut"})
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 ChangeListener = Callable[[str, "Loaded"], None]
@@ -95,18 +107,29 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 class Loaded(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     state: TableState
+    # When the running turn or discard window ends (PF-TIMER-1/3), for clients' countdowns:
+    # the clock's own deadline, derived from the same recorded server time.
+    deadline: datetime | None = None
 
 
 class _Entry:
     """The cached state of one table; changed only under its lock."""
 
-    __slots__ = ("commands", "stacked", "state", "version")
+    __slots__ = ("commands", "stacked", "started", "state", "version")
 
     def __init__(self, version: int, state: TableState) -> None:
         self.version = version
         self.state = state
         self.commands: OrderedDict[str, int] = OrderedDict()  # command id -> last version
         self.stacked: StackedDeal | bool | None = False  # False: not looked up yet
+        self.started: datetime | None = None  # server time of the batch that began the wait
+
+    def loaded(self) -> Loaded:
+        return Loaded(
+            version=self.version,
+            state=self.state,
+            deadline=turn_deadline(self.state, self.started),
+        )
 
     def remember(self, command_id: str, version: int) -> None:
         self.commands[command_id] = version
@@ -120,6 +143,8 @@ class _Entry:
             if row.version == self.version + 1:
                 self.state = evolve_table(self.state, decode_event(row))
                 self.version = row.version
+            if row.type in WAIT_STARTS and row.version <= self.version:
+                self.started = _batch_time(row.metadata)  # rows before a snapshot count too
 
 
 def valid_table_id(table_id: str) -> bool:
@@ -264,11 +289,11 @@ class TableService:
         if table_id not in self._followed:
             async with self._lock(table_id):
                 await self._catch_up(table_id, entry)
-        return Loaded(version=entry.version, state=entry.state)
+        return entry.loaded()
 
     def cached(self, table_id: str) -> Loaded | None:
         entry = self._cache.get(table_id)
-        return None if entry is None else Loaded(version=entry.version, state=entry.state)
+        return None if entry is None else entry.loaded()
 
     async def events(self, table_id: str, after_version: int = 0) -> list[tuple[int, AnyEvent]]:
         rows = await self._store.read_stream(table_id, after_version)
@@ -298,7 +323,7 @@ class TableService:
             await self._catch_up(table_id, entry)
         if entry.version != before:
             self._changed(table_id, entry)
-        return Loaded(version=entry.version, state=entry.state)
+        return entry.loaded()
 
     async def on_published(self, message: BusMessage) -> None:
         """A bus handler: fold the next event, ignore what is known, refold on a gap."""
@@ -315,6 +340,8 @@ class TableService:
                 entry.remember(message.metadata.command_id, message.version)
                 entry.state = evolve_table(entry.state, decode_event(message.data, table_id))
                 entry.version = message.version
+                if message.type in WAIT_STARTS:
+                    entry.started = _batch_time(message.metadata)
             elif message.version > entry.version:
                 await self._catch_up(table_id, entry)
             self._changed(table_id, entry)
@@ -426,7 +453,7 @@ class TableService:
         return lock
 
     def _changed(self, table_id: str, entry: _Entry) -> None:
-        self._notify(table_id, Loaded(version=entry.version, state=entry.state))
+        self._notify(table_id, entry.loaded())
 
     def _notify(self, table_id: str, loaded: Loaded) -> None:
         for listener in self._listeners:
@@ -505,3 +532,12 @@ def _rejected(command_id: str, version: int, exc: RuleViolation) -> Outcome:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _batch_time(metadata: Metadata) -> datetime | None:
+    """The server time of the command that appended an event (None: not recorded)."""
+    try:
+        moment = datetime.fromisoformat(metadata.server_time)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

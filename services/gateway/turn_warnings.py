@@ -29,7 +29,7 @@ import msgspec
 
 from services.clock.deadlines import Deadline, timer, warning_at
 from services.gateway.presence import Presence
-from services.gateway.tables import Loaded, TableService
+from services.gateway.tables import WAIT_STARTS, Loaded, TableService
 from services.projections.in_play import Tracked, Waiting, server_time, waiting_for
 from services.store.port import EventStore
 
@@ -38,7 +38,6 @@ __all__ = ["TurnWarnings"]
 _log = logging.getLogger(__name__)
 _TAIL = 64  # events read back for the start of a wait (a turn is a few events)
 _LOOK_UPS = 5  # reads of a table that changes meanwhile before leaving it to the next tick
-_STARTS = {"CardsDealt", "CardDiscarded", "TurnTimedOut"}  # the events that begin a wait
 
 
 class _Watch(msgspec.Struct, kw_only=True):
@@ -132,10 +131,10 @@ class TurnWarnings:
     async def _began(self, table_id: str, version: int) -> datetime | None:
         """The server time of the batch that began the table's wait as of `version`."""
         rows = await self._store.read_stream(table_id, max(0, version - _TAIL))
-        starts = [r for r in rows if r.type in _STARTS and r.version <= version]
+        starts = [r for r in rows if r.type in WAIT_STARTS and r.version <= version]
         if not starts:  # a long wait (many presence events): read it all
             rows = await self._store.read_stream(table_id)
-            starts = [r for r in rows if r.type in _STARTS and r.version <= version]
+            starts = [r for r in rows if r.type in WAIT_STARTS and r.version <= version]
         return server_time(starts[-1]) if starts else None
 
     async def _warn(self, deadline: Deadline, now: datetime) -> int:

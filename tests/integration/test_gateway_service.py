@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import msgspec
 import pytest
 
-from engine.banakil.messages import Command
+from engine.banakil.messages import Command, Timeout
 from engine.replay import Record, decode_record, record_options
 from engine.table import Disconnect, StartTable, TableState
 from services.bots.worker import BotsWorker
@@ -21,6 +22,7 @@ from services.bus.nats import NatsBus
 from services.bus.port import Bus, BusMessage, PublishResult
 from services.gateway.codec import ENGINE_VERSION, encode_state
 from services.gateway.followups import StackedDeal
+from services.gateway.messages import view_message
 from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
 from services.store.memory import MemoryEventStore
@@ -28,6 +30,7 @@ from services.store.migrate import migrate
 from services.store.port import EventStore, StoredEvent
 from services.store.postgres import PostgresEventStore
 from tests.e2e.gateway_support import states_by_version
+from tests.service_support import batch_time
 
 _RECORD = Path(__file__).resolve().parents[2] / "examples" / "sahrat-stacked-deal.json"
 
@@ -167,6 +170,34 @@ async def test_a_gateway_that_finds_its_command_already_appended_shows_the_chang
     assert outcome.accepted and outcome.duplicate and outcome.version == version
     assert heard and heard[-1] == version
     assert await _types_after(adapters.store, table_id, version - 1) == ["SeatDisconnected"]
+
+
+async def test_views_carry_the_deadline_of_the_running_turn_pf_timer_1_pf_timer_3(
+    adapters: Adapters,
+) -> None:
+    """A client counts down from the deadline the clock will use: the turn's seconds (20 in
+    sahrat) from the batch that began the turn, then 5 s from the timeout for the discard
+    window; derived from the log, so a gateway that loads the table afresh agrees."""
+    service = TableService(adapters.store, adapters.bus)
+    table_id, _ = await _dealt_table(service)
+    dealt = await batch_time(adapters.store, table_id, "CardsDealt")
+    loaded = await service.load(table_id)
+    assert loaded.deadline == dealt + timedelta(seconds=20)
+    game = loaded.state.game_state
+    assert game is not None
+    message = msgspec.json.decode(view_message(loaded, None))
+    assert datetime.fromisoformat(message["deadline"]) == loaded.deadline
+
+    timeout = Timeout(deal=game.deal, turn=game.turn_no)
+    assert (await service.handle(table_id, 0, timeout, "t-1")).accepted
+    timed_out = await batch_time(adapters.store, table_id, "TurnTimedOut")
+    assert (await service.load(table_id)).deadline == timed_out + timedelta(seconds=5)
+    fresh = TableService(adapters.store, adapters.bus)
+    assert (await fresh.load(table_id)).deadline == timed_out + timedelta(seconds=5)
+
+    assert (await service.handle(table_id, 0, timeout, "t-2")).accepted  # PF-AUTO-1
+    discarded = await batch_time(adapters.store, table_id, "CardDiscarded")
+    assert (await service.load(table_id)).deadline == discarded + timedelta(seconds=20)
 
 
 async def test_a_repeated_command_id_returns_the_first_outcome_and_appends_nothing(
