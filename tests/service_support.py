@@ -21,12 +21,14 @@ from engine.banakil.messages import Cut
 from engine.banakil.options import options_from
 from engine.table import SeatKind
 from services.bots.worker import BotsWorker
+from services.bus.memory import MemoryBus
 from services.bus.nats import NatsBus
 from services.bus.port import Bus
 from services.clock.clock import Clock, utc_now
 from services.gateway.seeds import SeedTiming
 from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
+from services.store.memory import MemoryEventStore
 from services.store.migrate import migrate
 from services.store.port import EventStore, StoredEvent
 from services.store.postgres import PostgresEventStore
@@ -35,6 +37,7 @@ __all__ = [
     "Adapters",
     "FakeTime",
     "Rig",
+    "adapters",
     "batch_time",
     "real",
     "scratch_database",
@@ -59,6 +62,12 @@ async def real(database_url: str, nats_url: str) -> AsyncIterator[Adapters]:
     yield Adapters(store, bus)
     await bus.close()
     await store.close()
+
+
+@pytest.fixture(params=["memory", "real"])
+def adapters(request: pytest.FixtureRequest, real: Adapters) -> Adapters:
+    """The in-memory adapters and the real ones, for a suite that must hold over both."""
+    return real if request.param == "real" else Adapters(MemoryEventStore(), MemoryBus())
 
 
 class FakeTime:

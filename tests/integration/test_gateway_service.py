@@ -5,55 +5,29 @@ snapshots, and following a table from the bus."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import msgspec
-import pytest
 
 from engine.banakil.messages import Command, Timeout
 from engine.replay import Record, decode_record, record_options
 from engine.table import Disconnect, StartTable, TableState
 from services.bots.worker import BotsWorker
-from services.bus.memory import MemoryBus
-from services.bus.nats import NatsBus
 from services.bus.port import Bus, BusMessage, PublishResult
 from services.gateway.codec import ENGINE_VERSION, encode_state
 from services.gateway.followups import StackedDeal
 from services.gateway.messages import view_message
 from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
-from services.store.memory import MemoryEventStore
-from services.store.migrate import migrate
 from services.store.port import EventStore, StoredEvent
-from services.store.postgres import PostgresEventStore
 from tests.e2e.gateway_support import states_by_version
-from tests.service_support import batch_time
+from tests.service_support import Adapters, adapters, batch_time, real
 
 _RECORD = Path(__file__).resolve().parents[2] / "examples" / "sahrat-stacked-deal.json"
 
-
-@dataclass
-class Adapters:
-    store: EventStore
-    bus: Bus
-
-
-@pytest.fixture(scope="module")
-async def real(database_url: str, nats_url: str) -> AsyncIterator[Adapters]:
-    await migrate(database_url)
-    store = await PostgresEventStore.connect(database_url)
-    bus = await NatsBus.connect(nats_url)
-    yield Adapters(store, bus)
-    await bus.close()
-    await store.close()
-
-
-@pytest.fixture(params=["memory", "real"])
-def adapters(request: pytest.FixtureRequest, real: Adapters) -> Adapters:
-    return real if request.param == "real" else Adapters(MemoryEventStore(), MemoryBus())
+__all__ = ["adapters", "real"]  # fixtures
 
 
 class _LostPublishes:

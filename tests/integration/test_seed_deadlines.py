@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
@@ -20,39 +19,15 @@ from engine import banakil, fair
 from engine.banakil.autoplay import random_step
 from engine.banakil.messages import CardsDealt, Cut, DeckCut, SendClientSeed
 from engine.verify import verify_record
-from services.bus.memory import MemoryBus
-from services.bus.nats import NatsBus
-from services.bus.port import Bus
 from services.gateway.codec import decode_event
 from services.gateway.seeds import SeedTiming
 from services.gateway.tables import TableService
 from services.projections.in_play import server_time
-from services.store.memory import MemoryEventStore
-from services.store.migrate import migrate
 from services.store.port import EventStore, StoredEvent
-from services.store.postgres import PostgresEventStore
 from services.verifier.records import deal_record
+from tests.service_support import Adapters, adapters, real
 
-
-@dataclass
-class Adapters:
-    store: EventStore
-    bus: Bus
-
-
-@pytest.fixture(scope="module")
-async def real(database_url: str, nats_url: str) -> AsyncIterator[Adapters]:
-    await migrate(database_url)
-    store = await PostgresEventStore.connect(database_url)
-    bus = await NatsBus.connect(nats_url)
-    yield Adapters(store, bus)
-    await bus.close()
-    await store.close()
-
-
-@pytest.fixture(params=["memory", "real"])
-def adapters(request: pytest.FixtureRequest, real: Adapters) -> Adapters:
-    return real if request.param == "real" else Adapters(MemoryEventStore(), MemoryBus())
+__all__ = ["adapters", "real"]  # fixtures
 
 
 @pytest.fixture
