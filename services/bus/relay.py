@@ -22,13 +22,9 @@ import contextlib
 import logging
 from typing import Protocol
 
-import asyncpg
-
-from services.bus.nats import NatsBus
-from services.bus.port import Bus, BusError, PublishResult, is_subject_token
-from services.store.migrate import redact
+from services.bus.port import Bus, PublishResult, is_subject_token
+from services.entry import connect_servers
 from services.store.port import Checkpoint, StoredEvent
-from services.store.postgres import PostgresEventStore
 
 __all__ = ["Relay", "RelaySource", "RelayStartupError", "run_relay"]
 
@@ -132,40 +128,16 @@ async def run_relay(
 
     Raises RelayStartupError (one line, no secrets) when a server cannot be reached
     within `connect_timeout` or the database has no schema yet."""
-    try:
-        store = await asyncio.wait_for(
-            PostgresEventStore.connect(
-                database_url, min_size=1, max_size=2, timeout=connect_timeout
-            ),
-            connect_timeout,
-        )
-    except TimeoutError:
-        raise RelayStartupError(
-            f"no answer from PostgreSQL at {redact(database_url)} within {connect_timeout:g} s"
-        ) from None
-    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
-        reason = " ".join(str(error).split()) or type(error).__name__
-        raise RelayStartupError(
-            f"cannot connect to PostgreSQL at {redact(database_url)}: {reason}"
-        ) from None
-    try:
-        try:
-            await store.load_checkpoint(name)
-        except asyncpg.UndefinedTableError:
-            raise RelayStartupError(
-                "the database has no Sahra schema yet: run `sahra migrate` first"
-            ) from None
-        try:
-            bus = await NatsBus.connect(nats_url, timeout=connect_timeout, name="sahra-relay")
-        except BusError as error:
-            raise RelayStartupError(str(error)) from None
-        try:
-            _log.info("relay %r: connected; publishing what the store commits", name)
-            await Relay(store, bus, name).run_forever(stop or asyncio.Event(), poll_interval)
-        finally:
-            await bus.close()
-    finally:
-        await store.close()
+    async with connect_servers(
+        database_url,
+        nats_url,
+        name,
+        connect_timeout=connect_timeout,
+        pool=2,
+        error=RelayStartupError,
+    ) as (store, bus):
+        _log.info("relay %r: connected; publishing what the store commits", name)
+        await Relay(store, bus, name).run_forever(stop or asyncio.Event(), poll_interval)
 
 
 async def _wait(stop: asyncio.Event, seconds: float) -> None:

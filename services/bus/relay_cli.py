@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
-import os
-import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 from services.bus.relay import RelayStartupError, run_relay
+from services.entry import (
+    add_server_arguments,
+    check_server_args,
+    module_main,
+    run_until_signal,
+)
 
 __all__ = ["main", "register_serve"]
 
@@ -27,19 +30,7 @@ def register_serve(serve_subparsers: Any) -> None:
     parser = serve_subparsers.add_parser(
         "relay", help="publish every committed event to NATS JetStream (crash recovery)"
     )
-    parser.add_argument(
-        "--database-url",
-        default=os.environ.get("SAHRA_DATABASE_URL"),
-        help="PostgreSQL URL (default: $SAHRA_DATABASE_URL)",
-    )
-    parser.add_argument(
-        "--nats-url",
-        default=os.environ.get("SAHRA_NATS_URL"),
-        help="NATS URL (default: $SAHRA_NATS_URL)",
-    )
-    parser.add_argument(
-        "--connect-timeout", type=float, default=5.0, help="seconds per server (default 5)"
-    )
+    add_server_arguments(parser)
     parser.add_argument(
         "--poll-interval", type=float, default=0.5, help="seconds between idle polls"
     )
@@ -47,45 +38,25 @@ def register_serve(serve_subparsers: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    for value, what, flag, env in (
-        (args.database_url, "database", "--database-url", "SAHRA_DATABASE_URL"),
-        (args.nats_url, "NATS", "--nats-url", "SAHRA_NATS_URL"),
-    ):
-        if not value:
-            print(f"{_PROG}: no {what}: pass {flag} or set {env}", file=sys.stderr)
-            return 2
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    try:
-        asyncio.run(_serve(args))
-    except RelayStartupError as error:
-        print(f"{_PROG}: {error}", file=sys.stderr)
-        return 2
-    return 0
+    failed = check_server_args(args, _PROG)
+    if failed is not None:
+        return failed
 
+    def serve(stop: asyncio.Event) -> Awaitable[None]:
+        return run_relay(
+            args.database_url,
+            args.nats_url,
+            stop=stop,
+            poll_interval=args.poll_interval,
+            connect_timeout=args.connect_timeout,
+        )
 
-async def _serve(args: argparse.Namespace) -> None:
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await run_relay(
-        args.database_url,
-        args.nats_url,
-        stop=stop,
-        poll_interval=args.poll_interval,
-        connect_timeout=args.connect_timeout,
-    )
+    return run_until_signal(_PROG, serve, (RelayStartupError,))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m services.bus.relay_cli relay …`, until `sahra serve` is wired."""
-    parser = argparse.ArgumentParser(prog="sahra serve")
-    register_serve(parser.add_subparsers(dest="serve", required=True))
-    args = parser.parse_args(argv)
-    code: int = args.run(args)
-    return code
+    """`python -m services.bus.relay_cli relay …`, the same as `sahra serve relay …`."""
+    return module_main(register_serve, argv)
 
 
 if __name__ == "__main__":

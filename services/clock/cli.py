@@ -10,13 +10,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from services.clock.clock import Clock, utc_now
+from services.entry import module_main, run_until_signal
 from services.projections.in_play import TablesInPlay, snapshot_name
 from services.workers import (
     WorkerStartupError,
@@ -52,33 +52,20 @@ def _run(args: argparse.Namespace) -> int:
     failed = check_worker_args(args, _PROG)
     if failed is not None:
         return failed
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    offset = timedelta(seconds=args.time_offset)
-    try:
-        asyncio.run(_serve(args, offset))
-    except WorkerStartupError as error:
-        print(f"{_PROG}: {error}", file=sys.stderr)
-        return 2
-    return 0
 
+    def serve(stop: asyncio.Event) -> Awaitable[None]:
+        return run_clock(
+            args.database_url,
+            args.nats_url,
+            stop=stop,
+            interval=args.interval,
+            connect_timeout=args.connect_timeout,
+            accept=None if args.shard is None else shard(*args.shard),
+            saved_as=snapshot_name(args.shard),
+            time_offset=timedelta(seconds=args.time_offset),
+        )
 
-async def _serve(args: argparse.Namespace, offset: timedelta) -> None:
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    await run_clock(
-        args.database_url,
-        args.nats_url,
-        stop=stop,
-        interval=args.interval,
-        connect_timeout=args.connect_timeout,
-        accept=None if args.shard is None else shard(*args.shard),
-        saved_as=snapshot_name(args.shard),
-        time_offset=offset,
-    )
+    return run_until_signal(_PROG, serve, (WorkerStartupError,))
 
 
 async def run_clock(
@@ -120,12 +107,8 @@ async def run_clock(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m services.clock.cli clock …`, until `sahra serve` is wired."""
-    parser = argparse.ArgumentParser(prog="sahra serve")
-    register_serve(parser.add_subparsers(dest="serve", required=True))
-    args = parser.parse_args(argv)
-    code: int = args.run(args)
-    return code
+    """`python -m services.clock.cli clock …`, the same as `sahra serve clock …`."""
+    return module_main(register_serve, argv)
 
 
 if __name__ == "__main__":
