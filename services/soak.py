@@ -40,7 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -164,7 +164,8 @@ class _Player:
         pending: str | None = None
         sent_at = 0.0
         wait_for = version = refused = ids = 0
-        heard: list[str] = []  # the last messages, for the report of a refusal
+        # The last messages, for the report of a refusal (formatted only then).
+        heard: deque[tuple[float, _Message]] = deque(maxlen=8)
         began = time.perf_counter()
         view: _SoakView | None = None
         while True:
@@ -178,8 +179,7 @@ class _Player:
                     pending = None
                 continue
             message = _DECODE(raw)
-            heard.append(_trace(message, time.perf_counter() - began))
-            del heard[:-8]
+            heard.append((time.perf_counter() - began, message))
             if message.type in ("welcome", "view") and message.version > version:
                 version, view, refused = message.version, message.view, 0
                 if message.status == "finished" or (view and view.match_winner is not None):
@@ -204,7 +204,7 @@ class _Player:
                         self.tally.refusals.append(
                             f"{table.table_id} {message.code} at v{version} (deal {view.deal}, "
                             f"turn {view.turn_no}, seat {view.seat}, window {view.window}); "
-                            f"the messages before it: {' | '.join(heard)}"
+                            f"the messages before it: {' | '.join(_trace(m, t) for t, m in heard)}"
                         )
             elif message.type == "error":
                 self.tally.exceptions[f"error:{message.code}"] += 1
@@ -415,6 +415,7 @@ async def _report(tally: _Tally, began: float) -> None:
 
 
 def _trace(message: _Message, at: float) -> str:
+    """One received message, in a line of a refusal's report."""
     view = message.view
     where = "" if view is None else f" d{view.deal} t{view.turn_no} {view.phase} w{view.window}"
     return f"{at:.1f}s {message.type} v{message.version}{where}"
