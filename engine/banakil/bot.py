@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import combinations
+from typing import NamedTuple
 
 from engine.banakil import melds as rules
 from engine.banakil.messages import (
@@ -55,7 +56,8 @@ _DRAW_HOPE = 100  # what an unseen stock card may bring
 _SEARCH_BUDGET = 20_000  # meld-search nodes before settling for the best found
 _HOLD_LEFT = 2  # sahrat: hold back while at most this many cards would stay in the hand
 _HOLD_OPP = 6  # ...and while no opponent holds fewer cards than this
-_ENDGAME = 3  # hands this small weigh their discard by the cards that would end the deal
+_DISCARD_TRIES = 6  # the cards the hand needs least, weighed again by the next turn
+_OUT_WEIGHT = 3  # a draw that would end the deal counts as this many more cards
 _MELD_BONUS = 5  # more melds for the same cards: more ends to add to (two of each card)
 _SUBS_DOWN = 4  # substitutes go down once an opponent holds this many cards or fewer
 
@@ -475,20 +477,29 @@ def _assisted_lay_offs(s: _Scratch, must: Card | None) -> bool:
 def _lay_off_options(
     i: int, c: Card, kind: str, table: tuple[Placed, ...], opts: BanakilOptions
 ) -> list[LayOff]:
-    """The add-on, then (a run with a wild two) the same add-on with the two moved to each
-    place it may go (BK-WILD-C2/C3 in any place, BK-WILD-S2 to an end only)."""
-    out = [LayOff(meld=i, cards=(c,))]
+    """The add-ons of `c` to meld `i` worth trying: the plain one, and in a run with a wild
+    two the ones that move the two: away from its place when `c` is its real card
+    (BK-WILD-S2: to an end), or (BK-WILD-C2/C3) to the end beside it when `c` lies one
+    step beyond. Only the plausible ones: every refused try costs a rule check."""
+    plain = LayOff(meld=i, cards=(c,))
     suit, lo, hi, wild, _ = _shape(table)
-    if kind != "run" or not wild:
-        return out
+    if kind != "run" or not wild or RANK[c] in (0, 2):
+        return [plain]
     any_place = opts.wild_two_relocation == "any_position"
-    spots = (lo - 2, lo - 1, hi + 1, hi + 2) if any_place else (lo - 1, hi + 1)
-    out += [
-        LayOff(meld=i, cards=(c,), wild_as=f"{RANKS[(pos - 1) % 13]}{suit}")
-        for pos in spots
-        if 1 <= pos <= 14
-    ]
+    out: list[LayOff] = []
+    for x in _ranks(RANK[c]):
+        if x in (lo - 1, hi + 1):
+            out.append(plain)
+        elif x == wild:
+            out.append(plain)
+            out += [_moved(i, c, pos, suit) for pos in (lo - 1, hi + 1) if 1 <= pos <= 14]
+        elif any_place and x in (lo - 2, hi + 2):
+            out.append(_moved(i, c, lo - 1 if x < lo else hi + 1, suit))
     return out
+
+
+def _moved(i: int, c: Card, pos: int, suit: str) -> LayOff:
+    return LayOff(meld=i, cards=(c,), wild_as=_face_at(pos, suit))
 
 
 def _is_wild(p: Placed) -> bool:
@@ -496,24 +507,27 @@ def _is_wild(p: Placed) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
-def _shape(table: tuple[Placed, ...]) -> tuple[str, int, int, bool, bool]:
-    """A meld's suit, its first and last position (a set: its rank twice), whether it
-    holds a wild two and a joker."""
+def _shape(table: tuple[Placed, ...]) -> tuple[str, int, int, int, bool]:
+    """A meld's suit, its first and last position (a set: its rank twice), the position
+    of its wild two (0: none) and whether it holds a joker."""
     first = table[0].stands_for
     lo = FACE_RANK[first]
-    wild = any(_is_wild(p) for p in table)
+    wild = next((lo + k for k, p in enumerate(table) if _is_wild(p)), 0)
     joker = any(RANK[p.card] == 0 for p in table)
     return first[-1], lo, lo + len(table) - 1, wild, joker
 
 
 def _extends(c: Card, kind: str, table: tuple[Placed, ...], reach: int = 0) -> bool:
-    """A cheap pre-filter for an add-on (the rules have the last word)."""
+    """A cheap pre-filter for an add-on (the rules have the last word): a card beyond an
+    end, within `reach` of it, or the real card of the run's wild two."""
     r = RANK[c]
     suit, lo, hi, wild, joker = _shape(table)
     if kind == "set":
         if len(table) >= 4:
             return False
-        return not joker if r == 0 else not wild if r == 2 else r == lo
+        if r in (0, 2):
+            return not joker if r == 0 else not wild
+        return r == lo and all(SUIT[p.card] != SUIT[c] or RANK[p.card] in (0, 2) for p in table)
     if len(table) >= 13:
         return False
     if r == 0:
@@ -523,7 +537,7 @@ def _extends(c: Card, kind: str, table: tuple[Placed, ...], reach: int = 0) -> b
     if SUIT[c] != suit:
         return False
     reach = reach or (2 if wild else 1)
-    return any(lo - reach <= x <= hi + reach for x in _ranks(r))
+    return any(lo - reach <= x < lo or hi < x <= hi + reach or x == wild for x in _ranks(r))
 
 
 # --- finding new melds in a hand -----------------------------------------------------------------
@@ -705,54 +719,95 @@ _FACE_HP = {face(c): hp for c, hp in HALF_POINTS.items()}
 
 
 def _discard(me: _Me, hand: list[Card]) -> Card:
-    """The card the bot needs least; a substitute only when nothing else is left."""
+    """The card the bot needs least; a substitute only when nothing else is left.
+
+    The few cards the hand needs least by `_liability` are weighed again by the next turn:
+    which unseen cards would take how many cards out of the rest of the hand (and end the
+    deal), counted in copies still unseen. The hand that sheds most on average wins;
+    `_liability` and not feeding an opponent's meld (`_feeds`) break ties. (Feeding weighs
+    no more than that: against the random players of the bench, a heavier weight cost
+    ~1.7 points a deal, and they never lay a ground card off.)"""
     plain = [c for c in hand if RANK[c] not in (0, 2)]
     if not plain:
         return min(hand, key=lambda c: (RANK[c] == 0, c))  # a two before a joker
     s = me.scratch(hand)
     ranked = sorted(plain, key=lambda c: (_liability(me, s, c) + _feeds(me, c), c), reverse=True)
-    if len(hand) - 1 > _ENDGAME:
-        return ranked[0]
-    # Near the end, keep the hand that goes out next turn with the most unseen cards.
-    tried: dict[str, int] = {}
-    for c in ranked:
-        if face(c) not in tried:
-            tried[face(c)] = _outs(me, [d for d in hand if d != c])
-    best = max(tried.values())
-    return next(c for c in ranked if tried[face(c)] == best)
-
-
-def _outs(me: _Me, hand: list[Card]) -> int:
-    """Unseen cards that would let `hand` go out next turn on today's table."""
-    total = 0
-    for f in _helpful_faces(me, hand):
-        n = me.unseen(f)
-        if n:
-            copy = f"{f}#1" if f"{f}#1" not in hand else f"{f}#2"
-            if _goes_out(me.scratch([*hand, copy])):
-                total += n
-    return total
-
-
-def _goes_out(start: _Scratch) -> bool:
-    """Whether melds and add-ons (either first) leave at most one card."""
-    in_melds = {f for cand in _candidates(_counts(start.hand), start.opts) for f in cand.faces}
-    targets = [m for i, m in enumerate(start.melds) if start.may_change(i, False)]
-    stuck = [
-        c
-        for c in start.hand
-        if face(c) not in in_melds and not any(_extends(c, m[2], m[3]) for m in targets)
+    targets = [(m[2], m[3]) for i, m in enumerate(s.melds) if s.may_change(i)]
+    draws = [
+        (f, n, _next_turn(me, hand, f))
+        for f in _helpful_faces(me, hand)
+        if (n := me.unseen(f)) and _may_place(f, hand, targets, me.opts)
     ]
-    if len(stuck) > 1:
-        return False
+    weighed: dict[str, int] = {}
+    for c in ranked:
+        if face(c) in weighed or len(weighed) >= _DISCARD_TRIES:
+            continue
+        rest = [d for d in hand if d != c]
+        total = sum(n * _shed(me, rest, f, turn, c) for f, n, turn in draws)
+        weighed[face(c)] = total
+    best = max(weighed.values())
+    return next(c for c in ranked if weighed.get(face(c)) == best)
+
+
+def _shed(me: _Me, rest: list[Card], f: str, turn: _Turn, gone: Card) -> int:
+    """What drawing `f` would shed from `rest`, the hand without `gone`, given `turn`, the
+    same draw weighed with `gone` still in the hand."""
+    # Without `gone` the same draw places the same cards, unless it used `gone`.
+    after = _next_turn(me, rest, f) if gone in turn.used else turn._replace(left=turn.left - 1)
+    ends = after.placed and after.left <= 1
+    return after.placed + (_OUT_WEIGHT if ends else 0)
+
+
+class _Turn(NamedTuple):
+    placed: int  # cards out of the hand, the drawn one included
+    used: frozenset[Card]  # the hand's cards among them
+    left: int  # cards still in the hand
+
+
+def _next_turn(me: _Me, hand: list[Card], f: str) -> _Turn:
+    """What drawing face `f` would let `hand` lay on today's table next turn."""
+    copy = f"{f}#1" if f"{f}#1" not in hand else f"{f}#2"
+    start = me.scratch([*hand, copy])
+    best = _Turn(0, frozenset(), len(start.hand))
     for layoffs_first in (False, True):
-        s = start.copy()
+        t = start.copy()
         if layoffs_first:
-            _lay_offs(s, subs=True, must=None)
-        _lay_melds(s, None)
-        _lay_offs(s, subs=True, must=None)
-        if len(s.hand) <= 1:
+            _lay_offs(t, subs=False, must=None)
+        _lay_melds(t, None)
+        melded = any(isinstance(a, Meld) for a in t.actions)
+        _lay_offs(t, subs=len(t.hand) <= 2, must=None)
+        placed = len(start.hand) - len(t.hand)
+        if placed > best.placed:
+            best = _Turn(placed, frozenset(start.hand) - frozenset(t.hand), len(t.hand))
+        if not melded:  # the order of melds and add-ons matters only when both are laid
+            break
+    return best
+
+
+def _may_place(
+    f: str, hand: list[Card], targets: list[tuple[str, tuple[Placed, ...]]], opts: BanakilOptions
+) -> bool:
+    """A quick test before `_next_turn`: whether a card of face `f` could extend a team
+    meld or make a meld with the hand at all."""
+    card = f"{f}#1"
+    r = RANK[card]
+    if r in (0, 2) or any(_extends(card, kind, table) for kind, table in targets):
+        return True
+    subs = [c for c in hand if RANK[c] in (0, 2)]
+    need = 2 - min(len(subs), 3 - max(1, opts.min_real_cards))  # other real cards needed
+    if r in (1, 3):
+        set_subs = [c for c in subs if RANK[c] == 0 or opts.wild_two_in_sets]
+        others = {SUIT[c] for c in hand if RANK[c] == r} - {SUIT[card]}
+        if len(others) >= 2 - min(len(set_subs), 3 - max(1, opts.min_real_cards)):
             return True
+    near = {
+        x for c in hand if SUIT[c] == SUIT[card] and RANK[c] not in (0, 2) for x in _ranks(RANK[c])
+    }
+    for x in _ranks(r):
+        for lo in range(x - 2, x + 1):
+            window = {lo, lo + 1, lo + 2} - {x}
+            if lo >= 1 and lo + 2 <= 14 and len(window & near) >= need:
+                return True
     return False
 
 

@@ -310,6 +310,19 @@ def test_the_bot_discards_a_lone_card_and_keeps_its_near_cards(preset: str) -> N
     assert face(command.card) == "KS"
 
 
+def test_the_bot_discards_the_card_whose_loss_sheds_least_next_turn() -> None:
+    """A drawn J♥ would make a run of 10♥ J♥ Q♥; a drawn Q♠ carries K♠ onto the bot's own
+    run with or without the A♠ behind it. So losing the A♠ costs one card on a Q♠ draw and
+    losing the Q♥ costs the whole J♥ run: the A♠ goes, though it is worth the most."""
+    partner = meld(0, 1, 3, "run", "4H 5H 6H 7H 8H")
+    own = meld(1, 1, 1, "run", "9S 10S JS")
+    theirs = meld(2, 2, 2, "run", "5D 6D 7D")
+    state = table("sahrat", hands=["QH KS 10H AS", "4C", "5D", "6D"], melds=[partner, own, theirs])
+    command = _choose(state)
+    assert isinstance(command, Discard)
+    assert face(command.card) == "AS"
+
+
 def test_the_bot_keeps_a_two_it_cannot_use_yet() -> None:
     """BK-TURN-4 allows discarding a two; the bot keeps it while other cards remain."""
     state = table("classic", hands=["2D AS AH 7S 10C", "4C", "5D", "6D"])
