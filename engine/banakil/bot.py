@@ -57,6 +57,7 @@ _SEARCH_BUDGET = 20_000  # meld-search nodes before settling for the best found
 _HOLD_LEFT = 2  # sahrat: hold back while at most this many cards would stay in the hand
 _HOLD_OPP = 6  # ...and while no opponent holds fewer cards than this
 _DISCARD_TRIES = 6  # the cards the hand needs least, weighed again by the next turn
+_LOOKAHEAD_CARDS = 9  # ...in hands of at most this many cards (a held 19 took seconds)
 _OUT_WEIGHT = 3  # a draw that would end the deal counts as this many more cards
 _MELD_BONUS = 5  # more melds for the same cards: more ends to add to (two of each card)
 _SUBS_DOWN = 4  # substitutes go down once an opponent holds this many cards or fewer
@@ -721,7 +722,9 @@ _FACE_HP = {face(c): hp for c, hp in HALF_POINTS.items()}
 def _discard(me: _Me, hand: list[Card]) -> Card:
     """The card the bot needs least; a substitute only when nothing else is left.
 
-    The few cards the hand needs least by `_liability` are weighed again by the next turn:
+    In a hand of at most `_LOOKAHEAD_CARDS` cards (a larger one is nearly always a hand
+    held back whole, where the search below costs seconds and `_liability` alone decides),
+    the few cards the hand needs least by `_liability` are weighed again by the next turn:
     which unseen cards would take how many cards out of the rest of the hand (and end the
     deal), counted in copies still unseen. The hand that sheds most on average wins;
     `_liability` and not feeding an opponent's meld (`_feeds`) break ties. (Feeding weighs
@@ -732,6 +735,8 @@ def _discard(me: _Me, hand: list[Card]) -> Card:
         return min(hand, key=lambda c: (RANK[c] == 0, c))  # a two before a joker
     s = me.scratch(hand)
     ranked = sorted(plain, key=lambda c: (_liability(me, s, c) + _feeds(me, c), c), reverse=True)
+    if len(hand) > _LOOKAHEAD_CARDS:
+        return ranked[0]
     targets = [(m[2], m[3]) for i, m in enumerate(s.melds) if s.may_change(i)]
     draws = [
         (f, n, _next_turn(me, hand, f))
