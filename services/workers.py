@@ -16,10 +16,12 @@ import sys
 import zlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import TypedDict
 
 from services import config
 from services.entry import add_server_arguments, check_server_args, connect_servers
 from services.gateway.tables import TableService
+from services.projections.in_play import snapshot_name
 from services.store.postgres import PostgresEventStore
 
 __all__ = [
@@ -89,6 +91,26 @@ def check_worker_args(args: argparse.Namespace, prog: str) -> int | None:
         print(f"{prog}: {error}", file=sys.stderr)
         return 2
     return None
+
+
+class WorkerOptions(TypedDict):
+    """The keyword arguments every worker's run function takes from its flags."""
+
+    interval: float
+    connect_timeout: float
+    accept: Callable[[str], bool] | None
+    saved_as: str
+
+
+def worker_options(args: argparse.Namespace) -> WorkerOptions:
+    """The worker flags of `add_worker_arguments`, as the run functions take them: the
+    shard's filter of tables and the name its tables-in-play snapshot is saved under."""
+    return WorkerOptions(
+        interval=args.interval,
+        connect_timeout=args.connect_timeout,
+        accept=None if args.shard is None else shard(*args.shard),
+        saved_as=snapshot_name(args.shard),
+    )
 
 
 def shard(index: int, count: int) -> Callable[[str], bool]:

@@ -15,12 +15,12 @@ from typing import Any
 
 from services.bots.worker import BotsWorker
 from services.entry import module_main, run_until_signal
-from services.projections.in_play import TablesInPlay, snapshot_name
+from services.projections.in_play import TablesInPlay
 from services.workers import (
     WorkerStartupError,
     add_worker_arguments,
     check_worker_args,
-    shard,
+    worker_options,
     worker_service,
 )
 
@@ -49,10 +49,7 @@ def _run(args: argparse.Namespace) -> int:
             args.database_url,
             args.nats_url,
             stop=stop,
-            interval=args.interval,
-            connect_timeout=args.connect_timeout,
-            accept=None if args.shard is None else shard(*args.shard),
-            saved_as=snapshot_name(args.shard),
+            **worker_options(args),
         )
 
     return run_until_signal(_PROG, serve, (WorkerStartupError,))

@@ -17,12 +17,12 @@ from typing import Any
 
 from services.clock.clock import Clock, utc_now
 from services.entry import module_main, run_until_signal
-from services.projections.in_play import TablesInPlay, snapshot_name
+from services.projections.in_play import TablesInPlay
 from services.workers import (
     WorkerStartupError,
     add_worker_arguments,
     check_worker_args,
-    shard,
+    worker_options,
     worker_service,
 )
 
@@ -58,11 +58,8 @@ def _run(args: argparse.Namespace) -> int:
             args.database_url,
             args.nats_url,
             stop=stop,
-            interval=args.interval,
-            connect_timeout=args.connect_timeout,
-            accept=None if args.shard is None else shard(*args.shard),
-            saved_as=snapshot_name(args.shard),
             time_offset=timedelta(seconds=args.time_offset),
+            **worker_options(args),
         )
 
     return run_until_signal(_PROG, serve, (WorkerStartupError,))
