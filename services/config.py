@@ -7,7 +7,7 @@
 | SAHRA_HOST | 127.0.0.1 | address the gateway listens on |
 | SAHRA_PORT | 8000 | port the gateway listens on |
 | SAHRA_DATA_DIR | .sahra | where `sahra up` keeps the embedded servers' data |
-| SAHRA_TOKEN_SECRET | random per process | HMAC key of seat tokens; replicas must share it |
+| SAHRA_TOKEN_SECRET | data dir `token.key` | HMAC key of seat tokens; replicas must share it |
 | SAHRA_ALLOW_STACKED_DECKS | off | tests and tutorials only: a new table may name its first deck |
 | SAHRA_WS_DEFLATE | off | let WebSocket clients negotiate permessage-deflate (costs gateway CPU) |
 | SAHRA_MIGRATIONS_DIR | migrations/ of the checkout | the SQL files `sahra migrate` applies |
@@ -31,9 +31,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 import msgspec
+
+if TYPE_CHECKING:
+    from services.gateway.settings import Settings as GatewaySettings
 
 __all__ = [
     "ConfigError",
@@ -41,6 +45,7 @@ __all__ = [
     "add_arguments",
     "check_nats",
     "check_postgres",
+    "gateway_settings",
     "load_seed_settings",
     "settings_from",
 ]
@@ -139,6 +144,19 @@ def load_seed_settings(data_dir: Path) -> None:
         raise ConfigError(str(exc)) from None
     except OSError as exc:
         raise ConfigError(f"cannot keep the seed key in {data_dir}: {exc}") from None
+
+
+def gateway_settings(data_dir: Path) -> GatewaySettings:
+    """The gateway's settings; its token secret from SAHRA_TOKEN_SECRET, else the data
+    directory's `token.key` (made on first start), so seat tokens survive a restart."""
+    from services.gateway.settings import Settings as GatewaySettings
+
+    try:
+        return GatewaySettings.from_env(data_dir=data_dir)
+    except ValueError as exc:
+        raise ConfigError(f"SAHRA_TOKEN_SECRET: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot keep the token secret in {data_dir}: {exc}") from None
 
 
 def fail(message: str) -> int:

@@ -44,6 +44,7 @@ def _gateway(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     try:
         config.load_seed_settings(settings.data_dir.resolve())
+        gateway = config.gateway_settings(settings.data_dir.resolve())
     except config.ConfigError as error:
         return config.fail(str(error))
     from services.gateway.serve import serve_gateway
@@ -53,7 +54,9 @@ def _gateway(args: argparse.Namespace) -> int:
     )
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(
-            serve_gateway(settings.database_url, settings.nats_url, settings.host, settings.port)
+            serve_gateway(
+                settings.database_url, settings.nats_url, settings.host, settings.port, gateway
+            )
         )
     return 0
 

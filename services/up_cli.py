@@ -16,6 +16,7 @@ from typing import Any
 
 from services import config
 from services.bus.relay import RelayStartupError
+from services.gateway.settings import Settings as GatewaySettings
 from services.infra import embedded_nats, embedded_postgres
 from services.workers import WorkerStartupError
 
@@ -36,10 +37,11 @@ def _up(args: argparse.Namespace) -> int:
     try:
         settings = config.settings_from(args)
         config.load_seed_settings(settings.data_dir.resolve())
+        gateway = config.gateway_settings(settings.data_dir.resolve())
         with contextlib.ExitStack() as servers:
             database_url, nats_url = _servers(settings, servers)
             try:
-                asyncio.run(_run(settings, database_url, nats_url))
+                asyncio.run(_run(settings, gateway, database_url, nats_url))
             except KeyboardInterrupt:
                 _log.info("stopping")
     except config.ConfigError as error:
@@ -73,7 +75,9 @@ def _servers(settings: config.Settings, stack: contextlib.ExitStack) -> tuple[st
     return database_url, nats_url
 
 
-async def _run(settings: config.Settings, database_url: str, nats_url: str) -> None:
+async def _run(
+    settings: config.Settings, gateway: GatewaySettings, database_url: str, nats_url: str
+) -> None:
     from services.bots.cli import run_bots
     from services.bus.relay import run_relay
     from services.clock.cli import run_clock
@@ -96,7 +100,7 @@ async def _run(settings: config.Settings, database_url: str, nats_url: str) -> N
         settings.port,
     )
     try:
-        await serve_gateway(database_url, nats_url, settings.host, settings.port)
+        await serve_gateway(database_url, nats_url, settings.host, settings.port, gateway)
     finally:
         stop.set()
         await asyncio.gather(relay, clock, bots)

@@ -17,12 +17,13 @@ from engine.banakil.messages import DealScored, DeckStacked, SeedCommitted
 from engine.banakil.options import options_from
 from engine.errors import RuleViolation
 from engine.table import TABLE_EVENTS, SeatInfo, SeatKind
+from services.gateway.auth import bearer_seat
 from services.gateway.errors import ApiError
 from services.gateway.followups import StackedDeal
 from services.gateway.hub import table_view
 from services.gateway.lobby import TableSummary
 from services.gateway.tables import Loaded, Outcome
-from services.gateway.tokens import seat_of, sign
+from services.gateway.tokens import sign
 from services.gateway.wiring import Gateway
 
 __all__ = ["ROUTES"]
@@ -222,13 +223,7 @@ async def _existing(gw: Gateway, table_id: str) -> Loaded:
 
 
 def _seat(gw: Gateway, table_id: str, authorization: str | None) -> int:
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        raise ApiError(401, "no_token", "PF-SEAT-1", "send the seat token: Bearer <token>")
-    seat = seat_of(gw.settings.token_secret, table_id, token.strip())
-    if seat is None:
-        raise ApiError(403, "bad_token", "PF-SEAT-1", "this token is not for this table")
-    return seat
+    return bearer_seat(gw.settings.token_secret, table_id, authorization)
 
 
 def _table_event(event: object) -> bool:

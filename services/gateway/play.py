@@ -26,9 +26,10 @@ from litestar.params import FromPath, HeaderParameter, JSONBody
 from engine.banakil.options import Mode, options_from
 from engine.errors import RuleViolation
 from engine.table import Leave, SeatKind, SeatPresence
+from services.gateway.auth import bearer_seat
 from services.gateway.errors import ApiError
 from services.gateway.tables import Outcome
-from services.gateway.tokens import seat_of, sign
+from services.gateway.tokens import sign
 from services.gateway.wiring import Gateway
 
 __all__ = ["PLAY_ROUTES"]
@@ -89,12 +90,7 @@ async def leave_table(
     ] = None,
 ) -> Left:
     """The seat's player leaves on purpose (PF-CONN-4)."""
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        raise ApiError(401, "no_token", "PF-SEAT-1", "send the seat token: Bearer <token>")
-    seat = seat_of(gw.settings.token_secret, table_id, token.strip())
-    if seat is None:
-        raise ApiError(403, "bad_token", "PF-SEAT-1", "this token is not for this table")
+    seat = bearer_seat(gw.settings.token_secret, table_id, authorization)
     loaded = await gw.service.load(table_id)
     if loaded.version == 0:
         raise ApiError(404, "no_such_table", "", f"there is no table {table_id!r}")

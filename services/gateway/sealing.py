@@ -27,8 +27,9 @@ import hmac
 import logging
 import os
 import secrets
-import tempfile
 from pathlib import Path
+
+from services import keyfiles
 
 __all__ = [
     "KEY_ENV",
@@ -166,25 +167,12 @@ def load_key(data_dir: Path | None, environ: dict[str, str] | None = None) -> by
     if data_dir is None:
         raise SealError(f"{KEY_ENV} is not set and there is no data directory for a key file")
     path = data_dir / KEY_FILE
-    if path.exists():
-        try:
-            return parse_key(path.read_text())
-        except SealError as exc:
-            raise SealError(f"{path}: {exc}") from None
-    data_dir.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_bytes(_KEY_BYTES)
-    # Written whole under a temporary name, then linked into place: a process that starts
-    # at the same moment either links first or reads a complete file, never half of one.
-    fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".seed-key-")  # mode 0600
     try:
-        with os.fdopen(fd, "w") as out:
-            out.write(key.hex() + "\n")
-        try:
-            os.link(tmp, path)
-        except FileExistsError:  # another process made it meanwhile: use that one
-            return parse_key(path.read_text())
-    finally:
-        os.unlink(tmp)
+        key, made = keyfiles.load_or_make(path, lambda: secrets.token_hex(_KEY_BYTES), parse_key)
+    except ValueError as exc:  # the file's text is not a key: named with its path
+        raise SealError(str(exc)) from None
+    if not made:
+        return key
     _log.warning(
         "%s is not set: generated a new seed key in %s (fingerprint %s). Keep this file: "
         "without it the secrets of unfinished deals cannot be opened; every gateway of one "

@@ -2,8 +2,8 @@
 
 Connects the PostgreSQL store and the NATS bus, applies the migrations (idempotent, under
 an advisory lock), serves HTTP and WebSocket with uvicorn until stopped, then closes both.
-Settings come from the environment (`Settings.from_env`): set SAHRA_TOKEN_SECRET on every
-replica, or tokens will not survive a restart nor work across replicas. WebSocket
+Settings come from the environment and the data dir (`Settings.from_env`): the token
+secret is SAHRA_TOKEN_SECRET, else the data dir's `token.key`; replicas must share it. WebSocket
 permessage-deflate is off unless SAHRA_WS_DEFLATE is set (see `settings.py`). `run`
 runs the whole on uvloop when that is installed: the gateway then spends about a tenth less
 CPU per command (its event loop, sockets and timers in C).
@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import importlib
 import logging
-import os
 import signal
 from collections.abc import Coroutine, Iterator
 from typing import Any
@@ -44,13 +43,8 @@ async def serve_gateway(
     port: int = 8000,
     settings: Settings | None = None,
 ) -> None:
-    if settings is None:
+    if settings is None:  # no data dir: SAHRA_TOKEN_SECRET, else a per-process secret
         settings = Settings.from_env()
-        if not os.environ.get("SAHRA_TOKEN_SECRET"):
-            _log.warning(
-                "SAHRA_TOKEN_SECRET is not set: seat tokens are signed with a random secret, "
-                "die with this process and are refused by other replicas"
-            )
     await migrate(database_url)
     store = await PostgresEventStore.connect(database_url)
     try:

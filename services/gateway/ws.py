@@ -25,7 +25,7 @@ from services.gateway.messages import (
     rejected,
 )
 from services.gateway.tables import valid_table_id
-from services.gateway.tokens import seat_of
+from services.gateway.tokens import refusal, seat_of
 from services.gateway.wiring import Gateway
 
 __all__ = ["table_socket"]
@@ -52,7 +52,8 @@ async def table_socket(
     if token is not None:
         seat = seat_of(gw.settings.token_secret, table_id, token)
         if seat is None:
-            error = RuleViolation("bad_token", "PF-SEAT-1", "this token is not for this table")
+            code, message = refusal(gw.settings.token_secret, token)
+            error = RuleViolation(code, "PF-SEAT-1", message)
             return await _refuse(socket, error, _BAD_TOKEN)
     since: int | None = None
     if since_text is not None:

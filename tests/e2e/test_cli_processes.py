@@ -2,7 +2,8 @@
 
 `sahra up` on a fresh data directory brings up embedded PostgreSQL and NATS and the
 gateway; Ctrl-C (SIGINT) stops all of it with status 0 and leaves no server of that
-directory running; the next `sahra up` on the same directory finds the data it left.
+directory running; the next `sahra up` on the same directory finds the data it left, and
+the seat tokens it gave.
 A gateway pointed at servers that are not there says so in one line and exits at once;
 `sahra migrate` can be run again and again, even by two processes at once.
 """
@@ -128,9 +129,16 @@ async def test_sahra_up_starts_everything_stops_on_ctrl_c_and_starts_again(
             assert (await http.get("/healthz")).json() == {"status": "alive"}
             ready = (await http.get("/readyz")).json()
             assert ready == {"status": "ready", "checks": {"postgresql": "ok", "nats": "ok"}}
-            created = await http.post("/tables", json={"ruleset": "classic", "player": "Amira"})
+            created = await http.post(
+                "/tables",
+                json={
+                    "ruleset": "classic",
+                    "player": "Amira",
+                    "seats": ["human", "bot", "bot", "bot"],
+                },
+            )
             assert created.status_code == 201, created.text
-            table_id = created.json()["table_id"]
+            table_id, host_token = created.json()["table_id"], created.json()["token"]
             listed = await http.get("/tables")
             assert table_id in [t["table_id"] for t in listed.json()]
         await _stop_cleanly(first, data_dir)
@@ -148,6 +156,13 @@ async def test_sahra_up_starts_everything_stops_on_ctrl_c_and_starts_again(
             assert table_id in [t["table_id"] for t in listed.json()]
             table = (await http.get(f"/tables/{table_id}")).json()
             assert table["seats"][0]["player"] == "Amira"
+            # A token from before the restart still holds the seat: the token secret is
+            # kept in the data dir like the seed key (it was random per process).
+            started = await http.post(
+                f"/tables/{table_id}/start", headers={"Authorization": f"Bearer {host_token}"}
+            )
+            assert started.status_code in (200, 201), started.text
+        assert (data_dir / "token.key").stat().st_mode & 0o777 == 0o600
         await _stop_cleanly(second, data_dir)
     finally:
         if second.process.poll() is None:
