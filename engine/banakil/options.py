@@ -1,7 +1,10 @@
 """Banakil table options (BK-OPT-*): the two rule sets are presets of these fields.
 
 The engine reads only these fields, never the rule-set name (BK-RS-3); a host may take a
-preset and override any field one by one. `validate` rejects values that cannot work.
+preset and override any field one by one. `validate` rejects values that cannot work: of
+the wrong type, not one of the named values, or outside the finite range of `BOUNDS`.
+Every number is bounded above too: a client's number ends up in timers and totals, and
+one turn of 10^12 seconds once made the clock fail on every tick for every table.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import msgspec
 
 from engine.errors import RuleViolation
 
-__all__ = ["PRESETS", "BanakilOptions", "options_from", "validate"]
+__all__ = ["BOUNDS", "PRESETS", "BanakilOptions", "options_from", "validate"]
 
 Mode = Literal["partnership", "one_vs_one"]
 
@@ -74,6 +77,27 @@ PRESETS: dict[str, BanakilOptions] = {
 }
 _ONE_VS_ONE_TARGET = 150  # BK-OPT-2: sahrat 1v1
 
+# name -> (least, most, unit) of every number option. The least are the rules' (BK-RS-3: a
+# target below 1 or a turn below 5 s cannot work); the most are generous but finite.
+BOUNDS: dict[str, tuple[int, int, str]] = {
+    # BK-OPT-2 gives 150 / 202 / 222. A million is "play until the table is closed" (the
+    # service bench plays such tables): far beyond any evening, still exact arithmetic.
+    "target_score": (1, 1_000_000, "points"),
+    # PF-TIMER-1 gives 20 / 40 s. Ten minutes is 15 times the classic turn, room for a
+    # slow or teaching table; a longer wait is a stalled table, not a slow one.
+    "turn_seconds": (5, 600, "seconds"),
+    # BK-WIN-C3/C4 give 5: a margin of a whole deal's points is already more than any use.
+    "tie_margin": (0, 100, "points"),
+    # BK-OPT-6 gives 20 (51 / 102 are the sahrat single-meld bonuses): a tenfold margin.
+    "going_out_bonus": (0, 200, "points"),
+    # BK-OPT-9 gives 2 / 10; BK-STOCK-S3's 10 is the cap that makes every deal end.
+    "max_reshuffles": (0, 10, "reshuffles"),
+    # BK-OPT-12 gives 1 / 2; a meld has 3 cards, so at most 3 can be real.
+    "min_real_cards": (1, 3, "cards"),
+}
+_SHOWN_NAMES = 5  # unknown option names listed in an error, each cut to _SHOWN_CHARS
+_SHOWN_CHARS = 32
+
 
 def options_from(preset: str | None = None, **overrides: Any) -> BanakilOptions:
     """A preset (default `sahrat`, BK-RS-2) with single options overridden, validated.
@@ -87,27 +111,30 @@ def options_from(preset: str | None = None, **overrides: Any) -> BanakilOptions:
     base = msgspec.structs.asdict(PRESETS[name])
     unknown = sorted(set(overrides) - set(base))
     if unknown:
-        raise RuleViolation("bad_option", "BK-RS-3", f"unknown table option(s): {unknown}")
+        shown = ", ".join(repr(option[:_SHOWN_CHARS]) for option in unknown[:_SHOWN_NAMES])
+        more = f" and {len(unknown) - _SHOWN_NAMES} more" if len(unknown) > _SHOWN_NAMES else ""
+        raise RuleViolation("bad_option", "BK-RS-3", f"unknown table option(s): {shown}{more}")
     if overrides.get("mode") == "one_vs_one" and "target_score" not in overrides:
         overrides["target_score"] = _ONE_VS_ONE_TARGET
     base.update(overrides)
-    try:
-        opts = msgspec.convert(base, BanakilOptions)
-    except msgspec.ValidationError as exc:
-        raise RuleViolation("bad_option", "BK-RS-3", f"invalid table option: {exc}") from None
+    opts = _converted(base)
     validate(opts)
     return opts
 
 
 def validate(opts: BanakilOptions) -> None:
-    """Reject option values that cannot work (BK-RS-3)."""
+    """Reject option values that cannot work (BK-RS-3), however the options were made: a
+    Struct built in code or decoded elsewhere is checked for types and named values too."""
+    _converted(msgspec.structs.asdict(opts))
+    for name, (least, most, unit) in BOUNDS.items():
+        value = getattr(opts, name)
+        if not least <= value <= most:
+            raise RuleViolation(
+                "bad_option",
+                "BK-RS-3",
+                f"{name} must be between {least} and {most} {unit}, not {_shown(value)}",
+            )
     checks: list[tuple[bool, str, str]] = [
-        (opts.target_score >= 1, "BK-RS-3", "the target score must be at least 1"),
-        (opts.turn_seconds >= 5, "BK-RS-3", "the turn time must be at least 5 seconds"),
-        (opts.min_real_cards in (1, 2, 3), "BK-RS-3", "min_real_cards must be 1, 2 or 3"),
-        (opts.max_reshuffles >= 0, "BK-RS-3", "max_reshuffles cannot be negative"),
-        (opts.tie_margin >= 0, "BK-RS-3", "tie_margin cannot be negative"),
-        (opts.going_out_bonus >= 0, "BK-RS-3", "going_out_bonus cannot be negative"),
         (
             opts.mode == "partnership" or opts.one_vs_one_allowed,
             "BK-PLAY-C1",
@@ -117,3 +144,15 @@ def validate(opts: BanakilOptions) -> None:
     for ok, rule, message in checks:
         if not ok:
             raise RuleViolation("bad_option", rule, message)
+
+
+def _converted(fields: dict[str, Any]) -> BanakilOptions:
+    try:
+        return msgspec.convert(fields, BanakilOptions)
+    except msgspec.ValidationError as exc:
+        raise RuleViolation("bad_option", "BK-RS-3", f"invalid table option: {exc}") from None
+
+
+def _shown(value: int) -> str:
+    """The refused number, unless it is too long to be worth printing."""
+    return str(value) if abs(value) < 10**15 else "a number that large"
