@@ -20,8 +20,10 @@ from services.store.port import (
     ConcurrencyError,
     Metadata,
     NewEvent,
+    Quarantined,
     Snapshot,
     StoredEvent,
+    reason_text,
 )
 
 __all__ = ["MemoryEventStore"]
@@ -35,6 +37,7 @@ class MemoryEventStore:
         self._commands: dict[tuple[str, str], AppendResult] = {}
         self._snapshots: dict[tuple[str, str], Snapshot] = {}
         self._checkpoints: dict[str, Checkpoint] = {}
+        self._quarantine: dict[tuple[str, str], Quarantined] = {}
 
     async def append(
         self,
@@ -104,6 +107,31 @@ class MemoryEventStore:
 
     async def load_snapshot(self, stream_id: str, engine_version: str) -> Snapshot | None:
         return self._snapshots.get((stream_id, engine_version))
+
+    async def quarantine(
+        self, stream_id: str, process: str, reason: str, *, version: int = 0, position: int = 0
+    ) -> bool:
+        key = (stream_id, process)
+        if key in self._quarantine:
+            return False
+        self._quarantine[key] = Quarantined(
+            stream_id=stream_id,
+            process=process,
+            reason=reason_text(reason),
+            version=version,
+            position=position,
+            since=datetime.now(UTC),
+        )
+        return True
+
+    async def quarantined(self) -> list[Quarantined]:
+        return sorted(self._quarantine.values(), key=lambda q: (q.since, q.stream_id, q.process))
+
+    async def release(self, stream_id: str) -> int:
+        keys = [key for key in self._quarantine if key[0] == stream_id]
+        for key in keys:
+            del self._quarantine[key]
+        return len(keys)
 
     async def close(self) -> None:
         pass

@@ -5,6 +5,9 @@ to be at and fails with ConcurrencyError when another writer got there first. A 
 id is unique per stream, so a repeated command appends nothing and gets its first
 outcome back. Reading "all" is by a checkpoint that never skips an event committed out of
 order by concurrent writers (see the PostgreSQL adapter for how).
+
+A table a background process cannot handle is quarantined: a row per (table, process)
+that every loop reads to leave the table alone, and an operator lists and releases.
 """
 
 from __future__ import annotations
@@ -23,9 +26,13 @@ __all__ = [
     "EventStore",
     "Metadata",
     "NewEvent",
+    "Quarantined",
     "Snapshot",
     "StoredEvent",
+    "reason_text",
 ]
+
+_REASON_CHARS = 500  # a reason is a line for an operator, not a dump
 
 
 class ConcurrencyError(Exception):
@@ -88,6 +95,23 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     state: bytes  # JSON of the folded state
 
 
+class Quarantined(msgspec.Struct, frozen=True, kw_only=True):
+    """A table one background process left alone, and why."""
+
+    stream_id: str
+    process: str  # the loop that found it: "clock", "bots", "relay", "tables-in-play"
+    reason: str
+    version: int = 0  # the table's version when it failed
+    position: int = 0  # the global position of the event it failed on (0: none)
+    since: datetime
+
+
+def reason_text(reason: str) -> str:
+    """A reason as stored: one bounded line, without the NUL that PostgreSQL refuses."""
+    line = " ".join(reason.replace("\x00", "\\x00").split())
+    return line if len(line) <= _REASON_CHARS else line[: _REASON_CHARS - 1] + "…"
+
+
 class EventStore(Protocol):
     async def append(
         self,
@@ -125,5 +149,20 @@ class EventStore(Protocol):
         ...
 
     async def load_snapshot(self, stream_id: str, engine_version: str) -> Snapshot | None: ...
+
+    async def quarantine(
+        self, stream_id: str, process: str, reason: str, *, version: int = 0, position: int = 0
+    ) -> bool:
+        """Hold the table for `process`; False when that process already holds it (the
+        first report is kept)."""
+        ...
+
+    async def quarantined(self) -> list[Quarantined]:
+        """Every held table, per process, the oldest first."""
+        ...
+
+    async def release(self, stream_id: str) -> int:
+        """Release the table for every process; how many holds were removed."""
+        ...
 
     async def close(self) -> None: ...

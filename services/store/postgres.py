@@ -1,8 +1,9 @@
 """The PostgreSQL adapter of the event store port (asyncpg). All the store's SQL is here.
 
-Tables come from migrations/001_events.sql. An append is one INSERT … SELECT statement
-(one round trip, its own transaction) that checks the expected version itself; driver
-errors are mapped to ConcurrencyError or a duplicate AppendResult here, at the port.
+Tables come from migrations/001_events.sql and 002_quarantine.sql. An append is one
+INSERT … SELECT statement (one round trip, its own transaction) that checks the expected
+version itself; driver errors are mapped to ConcurrencyError or a duplicate
+AppendResult here, at the port.
 JSON (event data, metadata) crosses the wire through asyncpg's own jsonb codec, as text:
 that C codec costs less CPU per append and per event read than a Python codec passing
 our bytes through in jsonb's binary format, even with the bytes-to-str copies.
@@ -24,8 +25,10 @@ from services.store.port import (
     ConcurrencyError,
     Metadata,
     NewEvent,
+    Quarantined,
     Snapshot,
     StoredEvent,
+    reason_text,
 )
 
 __all__ = ["PostgresEventStore", "append_on"]
@@ -134,6 +137,21 @@ SELECT stream_id, (data->>'deal')::int, position, recorded_at FROM events
 WHERE type = 'DealScored' AND position > $1 AND recorded_at >= $2
 ORDER BY position
 """
+
+# The first report of a (table, process) is kept: a loop that meets the table again, or a
+# second copy of the same loop, reports nothing new (and learns so from the row count).
+_QUARANTINE = """
+INSERT INTO quarantine (stream_id, process, reason, version, position)
+VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (stream_id, process) DO NOTHING
+"""
+
+_QUARANTINED = """
+SELECT stream_id, process, reason, version, position, since FROM quarantine
+ORDER BY since, stream_id, process
+"""
+
+_RELEASE = "DELETE FROM quarantine WHERE stream_id = $1"
 
 _metadata_decoder = msgspec.json.Decoder(Metadata)
 
@@ -313,6 +331,28 @@ class PostgresEventStore:
             engine_version=engine_version,
             state=bytes(row["state"]),
         )
+
+    async def quarantine(
+        self, stream_id: str, process: str, reason: str, *, version: int = 0, position: int = 0
+    ) -> bool:
+        text = reason_text(reason)
+        status: str = await self._lender.run(
+            lambda c: c.execute(_QUARANTINE, stream_id, process, text, version, position)
+        )
+        return status.endswith(" 1")  # "INSERT 0 1": a new hold; "INSERT 0 0": held already
+
+    async def quarantined(self) -> list[Quarantined]:
+        rows = await self._lender.run(lambda c: c.fetch(_QUARANTINED))
+        return [
+            Quarantined(
+                stream_id=r[0], process=r[1], reason=r[2], version=r[3], position=r[4], since=r[5]
+            )
+            for r in rows
+        ]
+
+    async def release(self, stream_id: str) -> int:
+        status: str = await self._lender.run(lambda c: c.execute(_RELEASE, stream_id))
+        return int(status.rpartition(" ")[2])  # "DELETE n"
 
     async def finished_deals(
         self, after_position: int = 0, since: datetime | None = None

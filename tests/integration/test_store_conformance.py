@@ -272,6 +272,44 @@ async def test_snapshots_are_kept_per_engine_version_and_never_go_back(
     assert await store.load_snapshot(new_id(), "1") is None
 
 
+async def test_a_quarantined_table_is_listed_per_process_until_it_is_released(
+    store: EventStore,
+) -> None:
+    """Issue 10 item 1: a background process holds a table it cannot handle; the first
+    report of each process is kept; a release frees the table for every process."""
+    poisoned, other = new_id(), new_id()
+    mine = {poisoned, other}
+
+    async def listed() -> list[tuple[str, str, str, int, int]]:
+        return [
+            (q.stream_id, q.process, q.reason, q.version, q.position)
+            for q in await store.quarantined()
+            if q.stream_id in mine
+        ]
+
+    assert await listed() == []
+    assert await store.quarantine(
+        poisoned, "clock", "OverflowError: date value out of range", version=4
+    )
+    assert not await store.quarantine(poisoned, "clock", "a later report", version=9)
+    assert await store.quarantine(poisoned, "relay", "bad\x00 id\n  spread", position=17)
+    assert await store.quarantine(other, "bots", "x" * 5_000)
+
+    held = await listed()
+    assert held[:2] == [
+        (poisoned, "clock", "OverflowError: date value out of range", 4, 0),
+        (poisoned, "relay", "bad\\x00 id spread", 0, 17),  # one line, no NUL
+    ]
+    assert held[2][:2] == (other, "bots") and len(held[2][2]) == 500
+    since = [q.since for q in await store.quarantined() if q.stream_id in mine]
+    assert all(s.tzinfo is not None for s in since) and since == sorted(since)
+
+    assert await store.release(poisoned) == 2
+    assert await store.release(poisoned) == 0
+    assert [row[:2] for row in await listed()] == [(other, "bots")]
+    assert await store.quarantine(poisoned, "clock", "again")  # held afresh after release
+
+
 # --- PostgreSQL only: transactions that commit in another order than they took positions.
 
 
