@@ -4,10 +4,14 @@
     sahra verify --file RECORD.json         a deal record, offline (no database)
     sahra verify --all [--since WHEN]       every finished deal of the store: an audit
 
-The store is --database-url, else $SAHRA_DATABASE_URL. The answer is plain sentences, one
-line per check; `--json` prints {"deal_id", "record", "verdict"} instead (for --all, the
-audit's summary). `--since` is an ISO 8601 time (deals that ended at or after it) or a
-global store position (deals that ended after it). --all shows its progress on stderr.
+The store is --database-url, else $SAHRA_DATABASE_URL, else the embedded PostgreSQL that
+`sahra up` keeps in its data dir (--data-dir, else $SAHRA_DATA_DIR, else .sahra): found
+while `sahra up` runs (shared with it, never stopped under it), or started for the check
+and stopped after it. The answer is short sentences, one line per check, the first
+difference named by its field (brief.py); `--json` prints {"deal_id", "record", "verdict"}
+instead, whole (for --all, the audit's summary). `--since` is an ISO 8601 time (deals that
+ended at or after it) or a global store position (deals that ended after it). --all shows
+its progress on stderr.
 
 Exit status: 0 verified (every deal, for --all), 1 not verified, 2 bad input (a malformed
 deal id or file, an unknown or unfinished deal, a database that cannot be reached).
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 import time
@@ -29,8 +34,10 @@ import msgspec
 
 from engine.replay import Record, RecordError, decode_record
 from engine.verify import Verdict, verify_record
+from services.infra import embedded_postgres
 from services.store.port import EventStore
 from services.verifier.audit import AuditSummary, Since, audit
+from services.verifier.brief import brief_lines
 from services.verifier.records import RecordProblem, deal_record, parse_deal_id
 
 __all__ = ["ProgressBar", "main", "parse_since", "register"]
@@ -57,6 +64,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--database-url", help="PostgreSQL URL (env SAHRA_DATABASE_URL)")
+    parser.add_argument(
+        "--data-dir", help="`sahra up`'s data, when no URL is given (env SAHRA_DATA_DIR)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -89,20 +99,34 @@ def run(args: argparse.Namespace) -> int:
         return _bad("--since goes with --all")
     if args.file is not None:
         return _file(args.file, args.json)
-    url = args.database_url or os.environ.get("SAHRA_DATABASE_URL")
-    if not url:
-        return _bad("a deal of the store needs --database-url or SAHRA_DATABASE_URL")
-    if args.all:
-        try:
-            since = parse_since(args.since) if args.since is not None else None
-        except ValueError as exc:
-            return _bad(str(exc))
-        return _all(url, since, args.json)
+    since = None
     try:
-        parse_deal_id(args.deal_id)
+        if args.all and args.since is not None:
+            since = parse_since(args.since)
+        if not args.all:
+            parse_deal_id(args.deal_id)
+    except ValueError as exc:
+        return _bad(str(exc))
     except RecordProblem as problem:
         return _bad(problem.message)
-    return _one(url, args.deal_id, args.json)
+    with contextlib.ExitStack() as servers:
+        url = args.database_url or os.environ.get("SAHRA_DATABASE_URL")
+        if not url:
+            data = Path(
+                getattr(args, "data_dir", None) or os.environ.get("SAHRA_DATA_DIR") or ".sahra"
+            )
+            if not (data / "postgres" / "PG_VERSION").exists():
+                return _bad(
+                    "a deal of the store needs --database-url or SAHRA_DATABASE_URL, or the "
+                    f"data dir of `sahra up` (--data-dir; {str(data)!r} holds no database)"
+                )
+            try:
+                url = servers.enter_context(embedded_postgres(data.resolve() / "postgres"))
+            except Exception as exc:  # pgserver's errors name no common type
+                return _bad(f"cannot open the embedded PostgreSQL in {data}: {_first_line(exc)}")
+        if args.all:
+            return _all(url, since, args.json)
+        return _one(url, args.deal_id, args.json)
 
 
 def _bad(message: str) -> int:
@@ -175,8 +199,7 @@ def _with_store(url: str, use: Callable[[EventStore], Awaitable[_T]]) -> _T:
         try:
             store = await PostgresEventStore.connect(url, min_size=1, max_size=2, timeout=5)
         except Exception as exc:
-            reason = (str(exc).strip() or type(exc).__name__).splitlines()[0]
-            raise _Unreachable(f"cannot reach PostgreSQL: {reason}") from None
+            raise _Unreachable(f"cannot reach PostgreSQL: {_first_line(exc)}") from None
         try:
             return await use(store)
         finally:
@@ -185,11 +208,17 @@ def _with_store(url: str, use: Callable[[EventStore], Awaitable[_T]]) -> _T:
     return asyncio.run(go())
 
 
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip() or type(exc).__name__).splitlines()[0]
+
+
 def _print_verdict(what: str, verdict: Verdict) -> None:
     head = "verified" if verdict.passed else "NOT verified"
     print(f"{what}: {head}")
-    for line in verdict.sentences()[:-1]:
+    for line in brief_lines(verdict):
         print(f"  {line}")
+    if not verdict.passed:
+        print("  (--json prints the record and the verdict whole, both events included)")
 
 
 def _print_json(value: Any) -> None:

@@ -163,10 +163,33 @@ async def test_sahra_up_starts_everything_stops_on_ctrl_c_and_starts_again(
             )
             assert started.status_code in (200, 201), started.text
         assert (data_dir / "token.key").stat().st_mode & 0o777 == 0o600
+        # `sahra verify` as the README shows it finds the running embedded database: the
+        # deal is known to be in play (it said "needs --database-url" before).
+        verdict = _verify(f"{table_id}-1", data_dir)
+        assert verdict.returncode == 2, verdict.stderr
+        assert f"deal {table_id}-1 has not begun" in verdict.stderr or (
+            "is still being played" in verdict.stderr
+        ), verdict.stderr
         await _stop_cleanly(second, data_dir)
     finally:
         if second.process.poll() is None:
             second.process.kill()
+    # With `sahra up` stopped, it starts that database for the check and stops it after.
+    verdict = _verify(f"{table_id}-1", data_dir)
+    assert verdict.returncode == 2 and "PostgreSQL" not in verdict.stderr, verdict.stderr
+    assert table_id in verdict.stderr, verdict.stderr
+    assert alive_with(str(data_dir)) == []
+
+
+def _verify(deal: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(SAHRA), "verify", deal],
+        env=_env(SAHRA_DATA_DIR=str(data_dir)),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("service", ["gateway", "relay"])

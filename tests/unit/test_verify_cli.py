@@ -14,7 +14,7 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from engine.banakil.messages import CardDrawn
+from engine.banakil.messages import CardDrawn, CardsDealt
 from engine.verify import verify_record
 from services.store.memory import MemoryEventStore
 from services.store.port import Checkpoint
@@ -50,11 +50,30 @@ def test_a_tampered_record_file_is_not_verified_and_says_where(
     assert cli.main(["--file", str(path)]) == 1
     out = capsys.readouterr().out
     assert out.splitlines()[0].endswith(": NOT verified")
-    assert f"FAIL draws: event {i} differs" in out
+    assert f"FAIL draws: event {i} differs: CardDrawn card: the log has " in out
+    assert max(len(line) for line in out.splitlines()) <= 210
     assert cli.main(["--file", str(path), "--json"]) == 1
     answer = json.loads(capsys.readouterr().out)
     assert answer["deal_id"] is None and answer["verdict"]["passed"] is False
     assert answer["record"] == json.loads(path.read_bytes())
+
+
+def test_a_tampered_hand_is_named_by_its_place_not_printed_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = example("sahrat-secret-deal")
+    events = events_of(record)
+    i = first(events, CardsDealt)
+    hands = [list(h) for h in events[i].hands]
+    hands[1][4], hands[2][0] = hands[2][0], hands[1][4]  # two cards change hands
+    events[i] = replace(events[i], hands=tuple(tuple(h) for h in hands))
+    path = _write(tmp_path / "deal.json", with_log(record, events))
+    assert cli.main(["--file", str(path)]) == 1
+    out = capsys.readouterr().out
+    # One short line says where (the first place that differs): the whole hands, 4 KB of
+    # JSON, are left to --json.
+    assert f"FAIL deck: event {i} differs: CardsDealt hands[1][4]: the log has " in out
+    assert max(len(line) for line in out.splitlines()) <= 210
 
 
 @pytest.mark.parametrize(
@@ -73,6 +92,7 @@ def test_bad_input_is_one_sentence_and_status_2(
     args: list[str], words: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("SAHRA_DATABASE_URL", raising=False)
+    monkeypatch.setenv("SAHRA_DATA_DIR", "/nonexistent/sahra-data")  # no `sahra up` data
     assert cli.main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("sahra verify: ") and words in err[0]
