@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from litestar import Litestar
 from litestar.di import Provide
-from litestar.openapi import OpenAPIConfig
 
 from services.bus.port import Bus
 from services.gateway.errors import EXCEPTION_HANDLERS
 from services.gateway.http import ROUTES
+from services.gateway.openapi import openapi_config
 from services.gateway.play import PLAY_ROUTES
 from services.gateway.settings import Settings
 from services.gateway.wiring import Gateway, Probe
@@ -39,7 +39,7 @@ def create_app(
         route_handlers=[*ROUTES, *PLAY_ROUTES, table_socket, *VERIFY_ROUTES, *page_routes],
         dependencies={"gw": Provide(provide_gateway, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
-        openapi_config=OpenAPIConfig(title="Sahra gateway", version="0.1.0", path="/schema"),
+        openapi_config=openapi_config("0.1.0"),  # served offline (`openapi.py`)
         on_startup=[gateway.start],
         on_shutdown=[gateway.close],
         signature_namespace={"Gateway": Gateway},

@@ -22,6 +22,7 @@ from services.gateway.errors import ApiError
 from services.gateway.followups import StackedDeal
 from services.gateway.hub import table_view
 from services.gateway.lobby import TableSummary
+from services.gateway.openapi import NOT_READY, refusals
 from services.gateway.tables import Loaded, Outcome
 from services.gateway.tokens import sign
 from services.gateway.wiring import Gateway
@@ -82,10 +83,14 @@ class DealLog(msgspec.Struct, frozen=True, kw_only=True):
     events: tuple[DealEvent, ...]
 
 
-@post("/tables", status_code=201)
+@post("/tables", status_code=201, responses=refusals(400, 403, 409, 422, 503))
 async def create_table(
     data: JSONBody[CreateTableRequest], gw: NamedDependency[Gateway]
 ) -> CreatedTable:
+    """Open a new table: the game, its rule set and options, and which seats are bots.
+
+    With `player`, the host is seated at once and the answer carries the host's seat token.
+    Options out of range are refused (422, `bad_option`, naming the option and its range)."""
     options = options_from(data.ruleset, **data.options)
     human: SeatKind = "human"
     seats = data.seats or (human,) * options.seats
@@ -111,7 +116,7 @@ async def create_table(
     )
 
 
-@get("/tables")
+@get("/tables", responses=refusals(400, 503))
 async def list_tables(
     gw: NamedDependency[Gateway],
     status: Annotated[
@@ -119,16 +124,23 @@ async def list_tables(
         QueryParameter(description="which tables to list (default: the open ones)"),
     ] = "open",
 ) -> list[TableSummary]:
+    """The lobby: tables by status (open ones by default), each with its seats and options."""
     return await gw.lobby.tables(None if status == "any" else status)
 
 
-@post("/tables/{table_id:str}/seats/{seat:int}", status_code=201)
+@post(
+    "/tables/{table_id:str}/seats/{seat:int}",
+    status_code=201,
+    responses=refusals(400, 404, 409, 422, 503),
+)
 async def take_seat(
     table_id: FromPath[str],
     seat: FromPath[int],
     data: JSONBody[JoinRequest],
     gw: NamedDependency[Gateway],
 ) -> Joined:
+    """Take a free human seat (1..4, or 1..2 in 1-v-1) by name; the answer carries the seat's
+    token, for `Authorization: Bearer` and the WebSocket's `?token=` (PF-SEAT-1)."""
     await _existing(gw, table_id)
     outcome = _ok(await gw.service.take_seat(table_id, seat, data.player))
     token = sign(gw.settings.token_secret, table_id, seat)
@@ -137,7 +149,11 @@ async def take_seat(
     )
 
 
-@post("/tables/{table_id:str}/start", status_code=200)
+@post(
+    "/tables/{table_id:str}/start",
+    status_code=200,
+    responses=refusals(400, 401, 403, 404, 409, 503),
+)
 async def start_table(
     table_id: FromPath[str],
     gw: NamedDependency[Gateway],
@@ -146,19 +162,20 @@ async def start_table(
         HeaderParameter(name="Authorization", description="Bearer <the host's seat token>"),
     ] = None,
 ) -> Started:
+    """The host starts play once every human seat is taken; the options freeze (PF-ROOM-4)."""
     await _existing(gw, table_id)
     seat = _seat(gw, table_id, authorization)
     outcome = _ok(await gw.service.start(table_id, seat))
     return Started(table_id=table_id, version=outcome.version)
 
 
-@get("/tables/{table_id:str}")
+@get("/tables/{table_id:str}", responses=refusals(400, 404, 503))
 async def table_state(table_id: FromPath[str], gw: NamedDependency[Gateway]) -> dict[str, Any]:
     """The public state: the spectator's view, the seats and the stream version."""
     return table_view(await _existing(gw, table_id), None)
 
 
-@get("/tables/{table_id:str}/deals/{deal:int}/events")
+@get("/tables/{table_id:str}/deals/{deal:int}/events", responses=refusals(400, 404, 409, 503))
 async def deal_events(
     table_id: FromPath[str], deal: FromPath[int], gw: NamedDependency[Gateway]
 ) -> DealLog:
@@ -192,11 +209,13 @@ async def deal_events(
 
 @get("/healthz")
 async def healthz() -> dict[str, str]:
+    """Liveness: the process answers (it checks no dependency)."""
     return {"status": "alive"}
 
 
-@get("/readyz")
+@get("/readyz", responses=NOT_READY)
 async def readyz(gw: NamedDependency[Gateway]) -> Response[dict[str, Any]]:
+    """Readiness: PostgreSQL and NATS answer within the probe timeout (503 and which not)."""
     checks = await gw.readiness()
     ready = all(v == "ok" for v in checks.values())
     body = {"status": "ready" if ready else "not ready", "checks": checks}

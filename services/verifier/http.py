@@ -23,6 +23,7 @@ from litestar.params import FromPath, RawBody
 from engine.replay import Record, RecordError, decode_record
 from engine.verify import Verdict, verify_record
 from services.gateway.errors import ApiError
+from services.gateway.openapi import refusals
 from services.gateway.wiring import Gateway
 from services.verifier.records import RecordProblem, deal_record
 
@@ -52,7 +53,7 @@ def _answer(deal_id: str | None, record: Record, shown: Record | msgspec.Raw) ->
     return _ENCODER.encode(VerifyAnswer(deal_id=deal_id, record=shown, verdict=verdict))
 
 
-@get("/verify/{deal_id:str}")
+@get("/verify/{deal_id:str}", responses=refusals(400, 404, 409, 503))
 async def verify_deal(deal_id: FromPath[str], gw: NamedDependency[Gateway]) -> Response[bytes]:
     """Verify a finished deal of this server: its record from the store and the verdict."""
     record = await _record(gw, deal_id)
@@ -61,7 +62,7 @@ async def verify_deal(deal_id: FromPath[str], gw: NamedDependency[Gateway]) -> R
     return Response(body, media_type=_JSON)
 
 
-@post("/verify", status_code=200)
+@post("/verify", status_code=200, responses=refusals(400))
 async def verify_posted(body: RawBody) -> Response[bytes]:
     """Verify a deal record sent in the body (a file a player kept, or edited)."""
     try:
@@ -72,7 +73,7 @@ async def verify_posted(body: RawBody) -> Response[bytes]:
     return Response(answer, media_type=_JSON)
 
 
-@get("/deals/{deal_id:str}/record")
+@get("/deals/{deal_id:str}/record", responses=refusals(400, 404, 409, 503))
 async def deal_record_json(deal_id: FromPath[str], gw: NamedDependency[Gateway]) -> Response[bytes]:
     """The deal record of a finished deal, to keep or to verify elsewhere."""
     record = await _record(gw, deal_id)
