@@ -20,6 +20,7 @@ from engine.banakil.decide import decide_fold, needs_cut
 from engine.banakil.evolve import evolve
 from engine.banakil.messages import (
     CardsDealt,
+    CloseSeedWindow,
     Command,
     CommitSeed,
     Deal,
@@ -67,7 +68,8 @@ __all__ = [
 ]
 
 SYSTEM = 0  # the seat number of the system's own commands
-_EXPLICIT = (SendClientSeed, Deal)  # listed, they replace the runner's own (see `opening`)
+# Listed, they replace the runner's own (see `opening`).
+_EXPLICIT = (SendClientSeed, CloseSeedWindow, Deal)
 _T = TypeVar("_T")
 
 Ending = Literal["went_out", "dead", "used_up", "in_progress", "not_dealt"]
@@ -342,7 +344,8 @@ def report_json(report: Report) -> bytes:
 def opening(deal: DealRecord, state: State) -> tuple[tuple[int, Command], ...]:
     """The commands the system issues before the seats play a deal: commit the secret or
     stack the deck, send the client seeds, and deal, unless the host must cut first
-    (BK-DEAL-C1), in which case the deal's own commands hold the Cut."""
+    (BK-DEAL-C1), in which case the seed window is closed (PF-AMB-12 h) and the deal's own
+    commands hold the Cut."""
     out: list[tuple[int, Command]] = []
     # A record taken from a live table lists the client seeds and the deal in the order
     # they happened; then the runner only commits the seed.
@@ -360,6 +363,8 @@ def opening(deal: DealRecord, state: State) -> tuple[tuple[int, Command], ...]:
         out.append((SYSTEM, StackDeck(cards=deal.deck, dealer=deal.dealer, cut=deal.cut)))
     if not explicit and not needs_cut(state):
         out.append((SYSTEM, Deal()))
+    elif not explicit and deal.seed is not None:
+        out.append((SYSTEM, CloseSeedWindow()))
     return tuple(out)
 
 

@@ -11,9 +11,13 @@ PF-BOT-2). A human seat is "here" until the gateway records that its last connec
 dropped ("away", PF-CONN-2); after 60 s away the clock hands it to a bot ("bot", PF-CONN-3)
 and a deliberate Leave does so at once (PF-CONN-4), at free tables only (PF-BOT-1; at a coin
 table an absent seat stays "away" and the clock's automatic actions play it, PF-BOT-3).
-A replaced player who comes back is "returning" until the next turn boundary, when the
-system gives the seat back ("here"). That follows the issue that asked for this feature;
-PF-BOT-5 (AMB-6) says a replaced player may not retake his seat during the match.
+
+A bot that takes a seat completes the match (seed 000, PF-BOT-5): its player — replaced
+after the grace, or gone on purpose — may connect again and watch his seat ("returning":
+connected, the bot still plays, his own commands are refused), and takes it back only at
+the start of the next match of a series, before that match's first deal is committed
+(ReturnSeat, issued by the system then, and only while he is connected). An earlier issue
+gave the seat back at the next turn boundary; the seed text overrules it.
 
 When the host's seat goes to a bot (or, at a coin table, its player leaves), the host role
 passes to the remaining human in the lowest seat (PF-ROOM-6). The game keeps counting a
@@ -62,14 +66,16 @@ __all__ = [
     "decide",
     "evolve",
     "humans_present",
+    "match_starts",
     "new_table",
     "played_by_bot",
 ]
 
 SeatKind = Literal["human", "bot"]
 # here: the player plays; away: his connection dropped (the clock acts for him);
-# bot: a bot plays for him; returning: he is back and takes the seat at the next turn
-# boundary (the bot still plays until then).
+# bot: a bot plays for him until the match ends; returning: he is connected again and
+# watches while the bot completes the match, and takes the seat back when the next match
+# of the series starts (PF-BOT-5).
 SeatPresence = Literal["here", "away", "bot", "returning"]
 _SYSTEM = 0
 
@@ -106,8 +112,8 @@ class Disconnect(_Cmd, frozen=True):
 
 
 class Reconnect(_Cmd, frozen=True):
-    """System (the gateway): `seat` is connected again (PF-CONN-2; a replaced player is
-    then back for the next turn boundary)."""
+    """System (the gateway): `seat` is connected again (PF-CONN-2; a replaced player then
+    watches his seat until the next match of the series, PF-BOT-5)."""
 
     seat: int
 
@@ -123,7 +129,8 @@ class Leave(_Cmd, frozen=True):
 
 
 class ReturnSeat(_Cmd, frozen=True):
-    """System: give a returning player his seat back, at a turn boundary."""
+    """System: give a returning (connected) player his seat back as the next match of the
+    series starts, before its first deal is committed (PF-BOT-5)."""
 
     seat: int
 
@@ -229,6 +236,19 @@ def played_by_bot(state: TableState, seat: int) -> bool:
         return False
     info = state.seats[seat - 1]
     return info.kind == "bot" or info.presence in ("bot", "returning")
+
+
+def match_starts(state: TableState) -> bool:
+    """A later match of a series is starting: its first deal is not committed yet. The one
+    moment a replaced player may take his seat back (PF-BOT-5)."""
+    game = state.game_state
+    return (
+        state.status == "playing"
+        and game is not None
+        and game.phase == "seeding"
+        and game.match > 1
+        and game.deals_in_match == 0
+    )
 
 
 def humans_present(state: TableState) -> bool:
@@ -340,11 +360,15 @@ def _presence(
             raise RuleViolation("already_away", "PF-BOT-3", f"seat {target} is already away")
         case ReturnSeat():
             if presence != "returning":
-                raise RuleViolation("not_returning", "PF-CONN-2", f"seat {target} is not back")
-            game = state.game_state
-            if game is not None and game.phase == "play" and game.turn == target:
                 raise RuleViolation(
-                    "mid_turn", "PF-CONN-2", "the seat is given back once its turn is over"
+                    "not_returning", "PF-BOT-5", f"seat {target}'s player is not back to take it"
+                )
+            if not match_starts(state):
+                raise RuleViolation(
+                    "match_in_progress",
+                    "PF-BOT-5",
+                    "a bot completes the match it took the seat in: its player takes the seat "
+                    "back at the start of the next match of the series",
                 )
             return (SeatReturned(seat=target),)
     raise AssertionError(f"unknown presence command {command!r}")  # pragma: no cover
@@ -352,11 +376,17 @@ def _presence(
 
 def _pass_host(state: TableState, leaving: int) -> tuple[AnyEvent, ...]:
     """PF-ROOM-6: the host role to the remaining human in the lowest seat, if any remains
-    (a player whose seat a bot plays has left; one who is away may still come back)."""
+    (a player whose seat a bot plays has left for this match, even one who watches it; one
+    who is away may still come back)."""
     if leaving != state.host:
         return ()
     for seat, info in enumerate(state.seats, start=1):
-        if seat != leaving and info.kind == "human" and info.player and info.presence != "bot":
+        if (
+            seat != leaving
+            and info.kind == "human"
+            and info.player
+            and not played_by_bot(state, seat)
+        ):
             return (HostPassed(seat=seat),)
     return ()
 

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from engine.banakil.decide import decide
 from engine.banakil.messages import (
+    CloseSeedWindow,
     Command,
     Cut,
     Deal,
@@ -106,8 +107,9 @@ def _try(state: State, seat: int, command: Command) -> tuple[Event, ...] | None:
 def random_step(state: State, rng: Rng) -> tuple[int, Command, tuple[Event, ...]]:
     """One accepted command for whoever must act (seat 0 for the system's dealing)."""
     if state.phase == "seeded":
-        for cmd in (Deal(), Cut(position=1 + rng.randrange(105))):
-            host = 0 if isinstance(cmd, Deal) else state.host
+        # The deal, or the seed window's close, then the host's cut (PF-AMB-12 h, BK-DEAL-C1).
+        for cmd in (Deal(), CloseSeedWindow(), Cut(position=1 + rng.randrange(105))):
+            host = state.host if isinstance(cmd, Cut) else 0
             events = _try(state, host, cmd)
             if events is not None:
                 return host, cmd, events

@@ -21,6 +21,7 @@ from engine.banakil.messages import (
     CardDrawn,
     CardsDealt,
     ClientSeedSent,
+    CloseSeedWindow,
     Command,
     CommitSeed,
     Cut,
@@ -44,6 +45,7 @@ from engine.banakil.messages import (
     Play,
     SeedCommitted,
     SeedRevealed,
+    SeedWindowClosed,
     SendClientSeed,
     SeriesEnded,
     StackDeck,
@@ -61,8 +63,13 @@ __all__ = ["decide", "decide_fold", "needs_cut"]
 
 _HAND = 18  # BK-DEAL-2
 SYSTEM = 0
+# PF-AMB-12 h: a client seed is 0 to 64 printable ASCII characters (space to "~"). 64 holds
+# 256 bits written in hex, more than the secret's own entropy; the bound keeps a deal
+# record, and the hash input of E, small whatever a client sends.
+_SEED_MAX = 64
+_SEED_CHARS = frozenset(map(chr, range(0x20, 0x7F)))
 
-_BEFORE_PLAY = frozenset({CommitSeed, StackDeck, SendClientSeed, Deal, Cut})
+_BEFORE_PLAY = frozenset({CommitSeed, StackDeck, SendClientSeed, CloseSeedWindow, Deal, Cut})
 # The events of a command, the state after the first `n` of them (the rules fold some while
 # checking a command), and `n`.
 _Folded = tuple[tuple[Event, ...], State, int]
@@ -121,13 +128,15 @@ def _before_play(state: State, seat: int, command: Command) -> _Folded:
         case CommitSeed() | StackDeck():
             return _seed(state, seat, command), state, 0
         case SendClientSeed(seed=seed):
-            _need_phase(
-                state, "seeded", "client seeds are sent between the commitment and the deal"
-            )
-            if seat == SYSTEM:
-                raise RuleViolation("not_a_seat", "PF-AMB-12", "a client seed comes from a seat")
-            fair.entropy([seed])
-            return (ClientSeedSent(seat=seat, seed=seed),), state, 0
+            return (_client_seed(state, seat, seed),), state, 0
+        case CloseSeedWindow():
+            _system(seat)
+            _need_phase(state, "seeded", "no deal is waiting for client seeds")
+            if not state.seed_window:
+                raise RuleViolation(
+                    "seed_window_closed", "PF-AMB-12", "the client seed window is already closed"
+                )
+            return (SeedWindowClosed(deal=state.deal),), state, 0
         case Deal():
             _system(seat)
             _need_phase(state, "seeded", "the deal needs a committed seed first")
@@ -137,6 +146,34 @@ def _before_play(state: State, seat: int, command: Command) -> _Folded:
         case Cut(position=position):
             return _cut(state, seat, position), state, 0
     raise AssertionError(f"not a command before play: {command!r}")  # pragma: no cover
+
+
+def _client_seed(state: State, seat: int, seed: str) -> ClientSeedSent:
+    """PF-AMB-12 h: one seed per seat and deal, bounded, and only while the window is open
+    (after the commitment, before the deal or the host's cut): a flood of seeds is refused,
+    never stored or broadcast."""
+    if seat == SYSTEM:
+        raise RuleViolation("not_a_seat", "PF-AMB-12", "a client seed comes from a seat")
+    if state.phase != "seeded" or not state.seed_window:
+        raise RuleViolation(
+            "seed_window_closed",
+            "PF-AMB-12",
+            "client seeds are taken only between a deal's commitment and its deal or cut; "
+            "the window of this deal is closed",
+        )
+    if state.seeds_sent and state.seeds_sent[seat - 1]:
+        raise RuleViolation(
+            "seed_already_sent",
+            "PF-AMB-12",
+            f"seat {seat} has already sent its client seed for this deal (one per seat)",
+        )
+    if not isinstance(seed, str) or len(seed) > _SEED_MAX or not _SEED_CHARS.issuperset(seed):
+        raise RuleViolation(
+            "bad_client_seed",
+            "PF-AMB-12",
+            f"a client seed is 0 to {_SEED_MAX} printable ASCII characters (space to '~')",
+        )
+    return ClientSeedSent(seat=seat, seed=seed)
 
 
 def _timeout(state: State, seat: int, command: Timeout) -> tuple[Event, ...]:
@@ -220,6 +257,12 @@ def _cut(state: State, seat: int, position: int | None) -> tuple[Event, ...]:
             position = state.stacked_cut or 1
     elif seat not in (state.host, SYSTEM):
         raise RuleViolation("not_host", "PF-CUT-1", "only the host cuts the deck")
+    if state.seed_window:  # the cut deals: every seat's seed must be in by then
+        raise RuleViolation(
+            "seed_window_open",
+            "PF-AMB-12",
+            "the seats may still send client seeds: the deck is cut once that window closes",
+        )
     assert position is not None
     deck = _deck(state)
     if not 1 <= position <= len(deck) - 1:

@@ -24,6 +24,7 @@ from engine.banakil.messages import (
     MeldUpdated,
     SeedCommitted,
     SeedRevealed,
+    SeedWindowClosed,
     SeriesEnded,
     TurnTimedOut,
 )
@@ -119,6 +120,8 @@ def evolve(state: State, event: Event) -> State:
                 secret=secret,
                 stacked=None,
                 client_seeds=("",) * state.seats,
+                seeds_sent=(False,) * state.seats,
+                seed_window=True,
             )
         case DeckStacked(deal=deal, cards=cards, dealer=dealer, cut=cut):
             return replace(
@@ -131,11 +134,16 @@ def evolve(state: State, event: Event) -> State:
                 stacked_dealer=dealer,
                 stacked_cut=cut,
                 client_seeds=("",) * state.seats,
+                seeds_sent=(False,) * state.seats,
+                seed_window=False,  # a stacked deck: seeds would change nothing
             )
         case ClientSeedSent(seat=seat, seed=seed):
             seeds = list(state.client_seeds)
             seeds[seat - 1] = seed
-            return replace(state, client_seeds=tuple(seeds))
+            sent = _set(state.seeds_sent or (False,) * state.seats, seat - 1)
+            return replace(state, client_seeds=tuple(seeds), seeds_sent=sent)
+        case SeedWindowClosed():
+            return replace(state, seed_window=False)
         case DeckCut(cut_card=cut_card):
             return replace(state, cut_card=cut_card)
         case DealEnded(reason=reason, finisher=finisher):
@@ -184,6 +192,7 @@ def _dealt(state: State, event: CardsDealt) -> State:
     return replace(
         state,
         phase="play",
+        seed_window=False,
         entropy=event.entropy,
         dealer=event.dealer,
         starter=event.starter,

@@ -17,6 +17,7 @@ __all__ = [
     "CardDrawn",
     "CardsDealt",
     "ClientSeedSent",
+    "CloseSeedWindow",
     "Command",
     "CommitSeed",
     "Cut",
@@ -42,6 +43,7 @@ __all__ = [
     "PlayerScore",
     "SeedCommitted",
     "SeedRevealed",
+    "SeedWindowClosed",
     "SendClientSeed",
     "SeriesEnded",
     "StackDeck",
@@ -87,9 +89,16 @@ class StackDeck(_Cmd, frozen=True):
 
 
 class SendClientSeed(_Cmd, frozen=True):
-    """A seat's optional entropy for the next deal (PF-AMB-12 h)."""
+    """A seat's optional entropy for the next deal (PF-AMB-12 h): at most one per seat and
+    deal, 0 to 64 printable ASCII characters, while the deal's seed window is open."""
 
     seed: str
+
+
+class CloseSeedWindow(_Cmd, frozen=True):
+    """System: the client seed window of a deal that waits for the host's cut is over (its
+    time ran out, or every human seat has sent a seed); the cut may come now (PF-AMB-12 h,
+    PF-CUT-2). A deal without a cut closes its window by being dealt."""
 
 
 class Deal(_Cmd, frozen=True):
@@ -176,6 +185,7 @@ Command = (
     CommitSeed
     | StackDeck
     | SendClientSeed
+    | CloseSeedWindow
     | Deal
     | Cut
     | Draw
@@ -223,6 +233,12 @@ class DeckStacked(_Evt, frozen=True):
 class ClientSeedSent(_Evt, frozen=True):
     seat: int
     seed: str
+
+
+class SeedWindowClosed(_Evt, frozen=True):
+    """No more client seeds for `deal`: the host may cut now (PF-AMB-12 h, PF-CUT-2)."""
+
+    deal: int
 
 
 class DeckCut(_Evt, frozen=True):
@@ -347,6 +363,7 @@ Event = (
     SeedCommitted
     | DeckStacked
     | ClientSeedSent
+    | SeedWindowClosed
     | DeckCut
     | CardsDealt
     | CardDrawn

@@ -51,6 +51,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     stacked_dealer: int | None = None
     stacked_cut: int | None = None
     client_seeds: tuple[str, ...] = ()
+    seeds_sent: tuple[bool, ...] = ()  # by seat: its one client seed of the deal is in
+    seed_window: bool = False  # client seeds are taken now (PF-AMB-12 h)
     entropy: str = ""
     dealer: int | None = None
     starter: int = 0

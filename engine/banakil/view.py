@@ -1,8 +1,14 @@
 """What one seat (or a spectator) may see, and what it may do now (`view`, `legal`).
 
 A view holds the seat's own hand and only public facts: melds with who placed each card,
-the ground, the stock's size, hand sizes, scores and the commitment. Never another hand,
-the stock order or an unrevealed secret.
+the ground, the stock's size, hand sizes, scores and the commitment. Never another hand
+while a deal is played, the stock order or an unrevealed secret.
+
+When a deal ends its remaining hands are public (PF-REVEAL-1): from the end of a deal until
+the next one is dealt, every view (each seat's and a spectator's alike) carries `reveal`,
+with every seat's remaining cards and the deal's breakdown (hand values, meld values, the
+finisher's bonus, the seats' and the teams' deal scores and running totals; in `sahrat`
+the team figures, PF-REVEAL-2).
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from engine.banakil.decide import needs_cut
 from engine.banakil.messages import DealScored, Placed
 from engine.banakil.state import State
 
-__all__ = ["Legal", "MeldView", "View", "legal", "view"]
+__all__ = ["DealReveal", "Legal", "MeldView", "View", "legal", "view"]
 
 
 class Legal(msgspec.Struct, frozen=True, kw_only=True):
@@ -29,6 +35,16 @@ class MeldView(msgspec.Struct, frozen=True, kw_only=True):
     creator: int
     kind: str
     cards: tuple[Placed, ...]
+
+
+class DealReveal(msgspec.Struct, frozen=True, kw_only=True):
+    """The end-of-deal screen (PF-REVEAL-1/2): the same for every seat and spectator."""
+
+    deal: int
+    reason: str  # went_out, dead or used_up
+    finisher: int | None
+    hands: tuple[tuple[str, ...], ...]  # every seat's remaining cards, seat 1 first
+    scores: DealScored  # hand and meld values, bonus, deal scores by seat and team, totals
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True):
@@ -58,6 +74,8 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     match_winner: int | None
     last_scores: DealScored | None
     legal: Legal
+    seed_window: bool = False  # client seeds are taken now (PF-AMB-12 h)
+    reveal: DealReveal | None = None  # the deal that just ended, until the next is dealt
 
 
 def view(state: State, seat: int | None) -> View:
@@ -92,6 +110,23 @@ def view(state: State, seat: int | None) -> View:
         match_winner=state.match_winner,
         last_scores=state.last_scores,
         legal=legal(state, seat) if seat else Legal(commands=()),
+        seed_window=state.seed_window,
+        reveal=_reveal(state),
+    )
+
+
+def _reveal(state: State) -> DealReveal | None:
+    """PF-REVEAL-1: the hands as the deal ended, shown until the next deal is dealt (the
+    next commitment and the seeds before it change no hand)."""
+    scores = state.last_scores
+    if state.phase == "play" or state.end_reason is None or scores is None:
+        return None
+    return DealReveal(
+        deal=scores.deal,
+        reason=state.end_reason,
+        finisher=state.finisher,
+        hands=state.hands,
+        scores=scores,
     )
 
 
@@ -102,11 +137,7 @@ def legal(state: State, seat: int | None) -> Legal:
     if state.phase == "seeding":
         return Legal(commands=("CommitSeed", "StackDeck") if seat == 0 else ())
     if state.phase == "seeded":
-        if needs_cut(state):
-            if seat == state.host:  # a seat like the others: it may add entropy (PF-AMB-12 h)
-                return Legal(commands=("Cut", "SendClientSeed"))
-            return Legal(commands=("Cut",) if seat == 0 else ("SendClientSeed",))
-        return Legal(commands=("Deal",) if seat == 0 else ("SendClientSeed",))
+        return _before_the_deal(state, seat)
     if seat == 0:
         return Legal(commands=("Timeout",))
     if seat != state.turn:
@@ -126,3 +157,17 @@ def legal(state: State, seat: int | None) -> Legal:
     if state.options.wild_two_relocation == "any_position":
         kinds.insert(3, "MoveWild")
     return Legal(commands=tuple(kinds))
+
+
+def _before_the_deal(state: State, seat: int) -> Legal:
+    """PF-AMB-12 h, PF-CUT-1: first the seed window (one seed per seat), then the cut."""
+    cut = needs_cut(state)
+    if seat == 0:
+        if cut:
+            return Legal(commands=("CloseSeedWindow",) if state.seed_window else ("Cut",))
+        return Legal(commands=("Deal",))
+    sent = bool(state.seeds_sent) and state.seeds_sent[seat - 1]
+    if state.seed_window:
+        return Legal(commands=() if sent else ("SendClientSeed",))
+    # The host is a seat like the others until the window closes; then he cuts.
+    return Legal(commands=("Cut",) if cut and seat == state.host else ())

@@ -1,4 +1,4 @@
-"""What a bot plays now at a table, and when a returning player gets his seat back.
+"""What a bot plays now at a table, and when a replaced player gets his seat back.
 
 A seat is played by a bot when it was made a bot seat, or when a bot took it over from a
 player (`engine.table.played_by_bot`: away too long, or left). The move comes from the
@@ -11,7 +11,11 @@ Pure and deterministic: a move depends only on the table and its version, never 
 worker asks or when, so two workers driving the same table send the same command under
 the same id `auto:<version>` and the store keeps one. A host's seat that a bot plays does
 not cut as a player: its player has left, so the system cuts at the position drawn from
-the committed secret (PF-ROOM-6, PF-CUT-3), under the id the cut timer uses.
+the committed secret (PF-ROOM-6, PF-CUT-3), under the id the cut timer uses, once the
+seats' client seed window has closed (PF-AMB-12 h).
+
+A bot that took a player's seat completes the match; its player, if he is connected then,
+gets the seat back as the next match of the series starts (PF-BOT-5).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from engine.banakil.decide import needs_cut
 from engine.banakil.messages import Command, Cut, Discard
 from engine.banakil.state import State
 from engine.errors import RuleViolation
-from engine.table import AnyCommand, ReturnSeat, TableState, played_by_bot
+from engine.table import AnyCommand, ReturnSeat, TableState, match_starts, played_by_bot
 
 __all__ = [
     "SYSTEM",
@@ -54,7 +58,12 @@ def bot_to_act(state: TableState) -> int | None:
     game = state.game_state
     if state.status != "playing" or game is None:
         return None
-    if game.phase == "seeded" and needs_cut(game) and played_by_bot(state, game.host):
+    if (
+        game.phase == "seeded"
+        and needs_cut(game)
+        and not game.seed_window  # PF-AMB-12 h: the seeds first, then the cut
+        and played_by_bot(state, game.host)
+    ):
         return game.host
     if game.phase == "play" and played_by_bot(state, game.turn):
         return game.turn
@@ -80,13 +89,13 @@ def cut_command_id(deal: int) -> str:
 
 
 def return_move(state: TableState, version: int) -> Move | None:
-    """The system's ReturnSeat for a returning player at a turn boundary (never during
-    his seat's own turn: the bot finishes it first), or None."""
-    game = state.game_state
-    if state.status != "playing" or game is None:
+    """The system's ReturnSeat for a replaced player who is connected ("returning") as the
+    next match of the series starts, before its first deal is committed (PF-BOT-5); else
+    None: the bot completes the match it took the seat in."""
+    if not match_starts(state):
         return None
     for seat, info in enumerate(state.seats, start=1):
-        if info.presence == "returning" and not (game.phase == "play" and game.turn == seat):
+        if info.presence == "returning":
             return Move(seat=SYSTEM, command=ReturnSeat(seat=seat), command_id=f"auto:{version}")
     return None
 

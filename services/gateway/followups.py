@@ -1,4 +1,5 @@
-"""What the system does next at a table on its own: seed, deal, give a seat back.
+"""What the system does next at a table on its own: seed, close the seed window, deal, give
+a seat back.
 
 Pure apart from the secret, which the caller draws. A returned command goes through the
 same write path as a player's; its command id is tied to the stream version it was
@@ -6,7 +7,13 @@ decided at, so two gateways racing to issue the same follow-up append it only on
 
 The bots do not move here: the bots worker plays them (`services/bots/`), through the
 same write path, so that their thinking (several milliseconds a move) never holds up a
-gateway's sockets. A returning player gets his seat back here, at a turn boundary.
+gateway's sockets. A replaced player who is connected gets his seat back here, as the
+next match of a series starts (PF-BOT-5).
+
+Before a deal the seats have a window for their client seeds (PF-AMB-12 h). It closes when
+every human seat has sent one, or when its time runs out (the timer of `seeds.py`): then
+the deal is dealt or, when the host cuts it (BK-DEAL-C1), the window is closed by its own
+event and only then may the host cut (his 15 s count from there, PF-CUT-2).
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from collections.abc import Callable
 import msgspec
 
 from engine.banakil.decide import needs_cut
-from engine.banakil.messages import Command, CommitSeed, Deal, StackDeck
+from engine.banakil.messages import CloseSeedWindow, Command, CommitSeed, Deal, StackDeck
 from engine.table import AnyCommand, TableState, played_by_bot
 from services.bots.policy import cut_command_id, return_move
 
@@ -24,10 +31,12 @@ __all__ = [
     "SYSTEM",
     "FollowUp",
     "StackedDeal",
+    "close_command_id",
     "cut_command_id",
     "deal_command_id",
     "next_follow_up",
     "seeds_complete",
+    "window_may_close",
 ]
 
 SYSTEM = 0
@@ -53,17 +62,30 @@ def deal_command_id(deal: int) -> str:
     return f"auto:deal:{deal}"
 
 
+def close_command_id(deal: int) -> str:
+    """The id of the system's CloseSeedWindow of `deal` (a follow-up once every seed is in,
+    or the timer when the window's time is up): it is appended once."""
+    return f"auto:close:{deal}"
+
+
 def seeds_complete(state: TableState) -> bool:
-    """Every human seat has sent a client seed for the seeded deal (PF-AMB-12 h). A seat
-    that sent an empty seed added nothing, and counts as one that sent none. A player's
-    seat that a bot plays now sends none, like a bot seat (no wait for it)."""
+    """Every human seat has sent its client seed for the seeded deal (PF-AMB-12 h; one per
+    seat, an empty one too: the seat has nothing more to send). A player's seat that a bot
+    plays now sends none, like a bot seat (no wait for it)."""
     game = state.game_state
     assert game is not None
+    sent = game.seeds_sent or (False,) * len(state.seats)
     return all(
-        game.client_seeds[seat - 1]
-        for seat in range(1, len(state.seats) + 1)
-        if not played_by_bot(state, seat)
+        sent[seat - 1] for seat in range(1, len(state.seats) + 1) if not played_by_bot(state, seat)
     )
+
+
+def window_may_close(state: TableState, seed_window: float) -> bool:
+    """The seeded deal's client seed window has nothing more to wait for: no window at all
+    (0 s), no secret to mix seeds into, or every human seat's seed is in."""
+    game = state.game_state
+    assert game is not None
+    return seed_window <= 0 or game.secret is None or seeds_complete(state)
 
 
 def next_follow_up(
@@ -98,10 +120,13 @@ def next_follow_up(
         return FollowUp(seat=SYSTEM, command=command, command_id=command_id)
     if game.phase == "seeded":
         if needs_cut(game):
-            return None  # BK-DEAL-C1: the host cuts (PF-CUT-2/3: or the timer)
+            if game.seed_window and window_may_close(state, seed_window):
+                close = CloseSeedWindow()
+                return FollowUp(seat=SYSTEM, command=close, command_id=close_command_id(game.deal))
+            return None  # BK-DEAL-C1: the window's timer, then the host cuts (or PF-CUT-3)
         if reveal > 0 and game.deal > 1:
             return None  # PF-REVEAL-1/3: the end-of-deal screen is up; the timer deals
-        if seed_window <= 0 or game.secret is None or seeds_complete(state):
+        if window_may_close(state, seed_window):
             return FollowUp(seat=SYSTEM, command=Deal(), command_id=deal_command_id(game.deal))
         return None  # the client seed window is open
     return None  # a seat must act: a player, or a bot (the bots worker)

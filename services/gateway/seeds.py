@@ -1,20 +1,23 @@
 """The deadlines before a deal: the client seed window, the host's cut and the end-of-deal
 screen (PF-AMB-12 h, PF-CUT-2, PF-CUT-3, PF-REVEAL-1/3).
 
-Once a deal's secret is committed, each human seat may send a client seed. The deal is
-dealt as soon as every human seat has sent one (a follow-up, `followups.py`), or when the
-seed window closes (SAHRA_SEED_WINDOW_SECONDS, default 3). In `classic` the first deal
-waits for the host's cut instead; when the host has not cut within SAHRA_CUT_SECONDS
-(default 15), the system cuts at the position drawn from the secret (PF-CUT-3,
-PF-AMB-2). A deal that follows another is dealt no sooner than SAHRA_REVEAL_SECONDS
-(default 8) after the deal before it ended, so every seat sees the hands and the scores
-of that deal for that long (PF-REVEAL-3); this timer deals it.
+Once a deal's secret is committed, each human seat may send a client seed (one). The deal
+is dealt as soon as every human seat has sent one (a follow-up, `followups.py`), or when
+the seed window closes (SAHRA_SEED_WINDOW_SECONDS, default 3). In `classic` the first deal
+is cut by the host, and the window runs its course first too: when it closes (its time, or
+every seed in) the system records it (SeedWindowClosed), and only then may the host cut;
+when he has not cut within SAHRA_CUT_SECONDS (default 15) from that moment, the system cuts
+at the position drawn from the secret (PF-CUT-3, PF-AMB-2). A deal that follows another is
+dealt no sooner than SAHRA_REVEAL_SECONDS (default 8) after the deal before it ended, so
+every seat sees the hands and the scores of that deal for that long (PF-REVEAL-3); this
+timer deals it.
 
 The clock is an asyncio timer in the gateway process, armed whenever the service sees a
 table waiting in that phase: after its own append, on news from the bus, and when a table
-is loaded again after a restart. The deadline counts from the SeedCommitted's server time,
-so a restart does not give the seats a new window. When it fires, the system's command
-goes through the normal write path under a fixed command id (`auto:deal:<deal>`,
+is loaded again after a restart. The deadline counts from the server time of the event that
+began the wait (the SeedCommitted, or the SeedWindowClosed for the cut), so a restart does
+not give the seats a new window. When it fires, the system's command goes through the
+normal write path under a fixed command id (`auto:deal:<deal>`, `auto:close:<deal>`,
 `auto:cut:<deal>`): every gateway that follows the table may fire it, and the store
 appends it once.
 """
@@ -32,8 +35,14 @@ from typing import Any, Literal
 import msgspec
 
 from engine.banakil.decide import needs_cut
-from engine.banakil.messages import Cut, Deal
-from services.gateway.followups import SYSTEM, cut_command_id, deal_command_id, seeds_complete
+from engine.banakil.messages import CloseSeedWindow, Cut, Deal
+from services.gateway.followups import (
+    SYSTEM,
+    close_command_id,
+    cut_command_id,
+    deal_command_id,
+    window_may_close,
+)
 from services.store.port import EventStore
 
 __all__ = ["CUT_ENV", "REVEAL_ENV", "WINDOW_ENV", "Deadlines", "SeedTiming", "due"]
@@ -45,7 +54,14 @@ CUT_ENV = "SAHRA_CUT_SECONDS"
 REVEAL_ENV = "SAHRA_REVEAL_SECONDS"
 _TAIL = 64  # events read back to find when the deal was committed (a seeded deal is short)
 
-Kind = Literal["deal", "cut"]
+Kind = Literal["deal", "close", "cut"]
+# The events a wait counts from, by kind: the cut's 15 s run from the window's close (a
+# stacked deck has no window: from the deck).
+_BEGAN: dict[str, tuple[str, ...]] = {
+    "deal": ("SeedCommitted", "DeckStacked"),
+    "close": ("SeedCommitted",),
+    "cut": ("SeedWindowClosed", "DeckStacked"),
+}
 Issue = Callable[[str, int, Any, str], Awaitable[object]]  # (table, seat, command, id)
 
 
@@ -98,6 +114,10 @@ def due(state: Any, timing: SeedTiming) -> Due | None:
     if state.status != "playing" or game is None or game.phase != "seeded":
         return None
     if needs_cut(game):
+        if game.seed_window:  # PF-AMB-12 h: the seeds first, before the host may cut
+            if window_may_close(state, timing.seed_window):
+                return None  # closed by the follow-ups at once
+            return Due(kind="close", deal=game.deal, seconds=timing.seed_window)
         if state.seats[game.host - 1].kind != "human":
             return None  # a bot host cuts as its move
         return Due(kind="cut", deal=game.deal, seconds=timing.cut_seconds)
@@ -105,7 +125,7 @@ def due(state: Any, timing: SeedTiming) -> Due | None:
     # The next deal's seed is committed as the last one ends, so both count from then.
     pause = timing.reveal_seconds if game.deal > 1 else 0.0
     window = timing.seed_window
-    if game.secret is None or seeds_complete(state):
+    if window_may_close(state, window):
         window = 0.0  # dealt as soon as the pause allows: no seed to wait for
     seconds = max(window, pause)
     if seconds <= 0:
@@ -163,7 +183,7 @@ class Deadlines:
                 await entry.task
 
     async def _run(self, table_id: str, due: Due, version: int) -> None:
-        started = await self._committed_at(table_id, version)
+        started = await self._began_at(table_id, version, _BEGAN[due.kind])
         elapsed = (datetime.now(UTC) - started).total_seconds()
         await asyncio.sleep(max(0.0, due.seconds - max(0.0, elapsed)))
         # Off the books before issuing: the append's own change notice must not cancel us.
@@ -173,6 +193,8 @@ class Deadlines:
         if due.kind == "deal":
             command: Any = Deal()
             command_id = deal_command_id(due.deal)
+        elif due.kind == "close":
+            command, command_id = CloseSeedWindow(), close_command_id(due.deal)
         else:
             command, command_id = Cut(), cut_command_id(due.deal)  # PF-CUT-3
         try:
@@ -182,8 +204,9 @@ class Deadlines:
             return
         _log.debug("timed %s of deal %s at %s: %s", due.kind, due.deal, table_id, outcome)
 
-    async def _committed_at(self, table_id: str, version: int) -> datetime:
-        """When the deal's SeedCommitted was appended (now, if it cannot be read)."""
+    async def _began_at(self, table_id: str, version: int, kinds: tuple[str, ...]) -> datetime:
+        """When the newest event of `kinds` was appended: the wait began then (now, if it
+        cannot be read)."""
         now = datetime.now(UTC)
         try:
             rows = await self._store.read_stream(table_id, max(0, version - _TAIL))
@@ -191,7 +214,7 @@ class Deadlines:
             _log.warning("cannot read when deal seeding began at %s", table_id, exc_info=True)
             return now
         for row in reversed(rows):
-            if row.type in ("SeedCommitted", "DeckStacked") and row.version <= version:
+            if row.type in kinds and row.version <= version:
                 try:
                     when = datetime.fromisoformat(row.metadata.server_time)
                 except ValueError:

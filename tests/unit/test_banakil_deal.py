@@ -26,6 +26,7 @@ from engine.banakil.messages import (
     CardDiscarded,
     CardDrawn,
     CardsDealt,
+    CloseSeedWindow,
     Command,
     CommitSeed,
     Cut,
@@ -432,9 +433,11 @@ def test_every_deal_is_dealt_from_the_fair_shuffle_of_all_106_cards() -> None:
 
 
 def test_classic_deals_from_the_fair_shuffle_too_after_the_cut() -> None:
-    """BK-DEAL-1, BK-AMB-31, PF-CUT-5: in `classic` the committed shuffle is cut, then dealt."""
+    """BK-DEAL-1, BK-AMB-31, PF-CUT-5: in `classic` the committed shuffle is cut, then dealt
+    (once the client seed window has closed, PF-AMB-12 h)."""
     state = banakil.initial(banakil.options_from("classic"))
     state = fold(state, banakil.decide(state, 0, CommitSeed(secret=SECRET)))
+    state = fold(state, banakil.decide(state, 0, CloseSeedWindow()))
     events = banakil.decide(state, 1, Cut(position=37))
     deck = fair.deal_deck(bytes.fromhex(SECRET), fair.entropy(["", "", "", ""]))
     cut = fair.cut(deck, 37)
@@ -539,15 +542,16 @@ def test_the_starter_draws_normally_on_his_later_turns() -> None:
 
 
 def test_classic_first_deal_waits_for_the_hosts_cut() -> None:
-    """BK-DEAL-C1, PF-CUT-1: no deal before the host cuts; only the host cuts, at 1..105."""
+    """BK-DEAL-C1, PF-CUT-1: no deal before the host cuts; only the host cuts, at 1..105. A
+    stacked deck has no client seed window (seeds would change nothing): the cut is next."""
     state = seeded("classic", starter_deck(), host=2)
     rejected(state, 0, Deal(), "awaiting_cut", "PF-CUT-1")
     rejected(state, 1, Cut(position=37), "not_host", "PF-CUT-1")
     rejected(state, 2, Cut(position=0), "bad_cut", "PF-CUT-1")
     rejected(state, 2, Cut(position=106), "bad_cut", "PF-CUT-1")
-    assert banakil.legal(state, 2).commands == ("Cut", "SendClientSeed")
+    assert banakil.legal(state, 2).commands == ("Cut",)
     assert banakil.legal(state, 0).commands == ("Cut",)
-    assert banakil.legal(state, 1).commands == ("SendClientSeed",)
+    assert banakil.legal(state, 1).commands == ()
     events = banakil.decide(state, 2, Cut(position=105))
     assert isinstance(events[0], DeckCut) and isinstance(events[1], CardsDealt)
 
@@ -586,6 +590,7 @@ def test_without_the_hosts_cut_the_system_cuts_from_the_fair_randomness() -> Non
     same rule gives the starter; only the system makes it."""
     state = banakil.initial(banakil.options_from("classic"))
     state = fold(state, banakil.decide(state, 0, CommitSeed(secret=SECRET)))
+    state = fold(state, banakil.decide(state, 0, CloseSeedWindow()))
     rejected(state, 1, Cut(), "system_only", "PF-FAIR-1")
     events = banakil.decide(state, 0, Cut())
     e = fair.entropy(["", "", "", ""])

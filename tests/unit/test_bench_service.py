@@ -15,7 +15,7 @@ import pytest
 
 from engine import banakil
 from engine.banakil.decide import needs_cut
-from engine.banakil.messages import CommitSeed, Deal, Discard, Draw, Meld
+from engine.banakil.messages import CloseSeedWindow, CommitSeed, Deal, Discard, Draw, Meld
 from engine.banakil.state import State
 from services.bench_service import SeatView, choose_command, percentile
 
@@ -59,7 +59,9 @@ def test_policy_plays_whole_deals_with_legal_commands_only(ruleset: str, seed: i
     kinds: set[type] = set()
     for _ in range(2):  # two deals: the second one is dealt without a cut
         state = _apply(state, 0, CommitSeed(secret=rng.randbytes(32).hex()))
-        if needs_cut(state):
+        if needs_cut(state):  # PF-AMB-12 h: the seed window first, then the host cuts
+            assert choose_command(_wire_view(state, state.host), options, rng) is None
+            state = _apply(state, 0, CloseSeedWindow())
             cut = choose_command(_wire_view(state, state.host), options, rng)
             assert cut is not None
             state = _apply(state, state.host, cut)

@@ -16,7 +16,8 @@ from engine.table import (
     TakeSeat,
 )
 from services.bots.policy import bot_move, bot_to_act, return_move
-from services.gateway.followups import seeds_complete
+from services.gateway.followups import next_follow_up, seeds_complete
+from tests.unit.series_support import fold, next_match, series_table
 
 _SECRET = "2a" * 32
 
@@ -68,18 +69,27 @@ def test_in_the_discard_window_a_bot_only_discards_pf_timer_6() -> None:
     assert move is not None and isinstance(move.command, Discard)
 
 
-def test_a_returning_player_gets_his_seat_back_only_between_his_turns() -> None:
-    state = _dealt(("human",) * 4)
+def test_a_replaced_player_gets_his_seat_back_only_as_the_next_match_starts_pf_bot_5() -> None:
+    """PF-BOT-5: no ReturnSeat during the match, between its turns or its deals; the system
+    issues it (before the next match's first commitment) for a player who is connected."""
+    state = series_table()
     game = state.game_state
     assert game is not None
-    other = game.turn % 4 + 1
-    state = _fold(_fold(state, other, Leave()), 0, Reconnect(seat=other))
-    back = return_move(state, 7)
+    other = game.turn % 4 + 1  # not the seat in turn: no boundary makes a difference now
+    state = fold(fold(state, other, Leave()), 0, Reconnect(seat=other))
+    assert return_move(state, 7) is None
+
+    def none_between_deals(now: TableState) -> None:
+        assert return_move(now, 8) is None
+        follow = next_follow_up(now, 8, None, lambda: bytes(32))
+        assert follow is not None and isinstance(follow.command, CommitSeed)
+
+    state = next_match(state, each=none_between_deals)
+    back = return_move(state, 9)
     assert back is not None and back.seat == 0 and back.command == ReturnSeat(seat=other)
-    mover = game.turn
-    state = _fold(_fold(state, mover, Leave()), 0, Reconnect(seat=mover))
-    back = return_move(state, 8)
-    assert back is not None and back.command == ReturnSeat(seat=other)  # not the mover
+    follow = next_follow_up(state, 9, None, lambda: bytes(32))
+    assert follow is not None and follow.command == ReturnSeat(seat=other)  # before the seed
+    assert return_move(fold(state, 0, ReturnSeat(seat=other)), 10) is None
 
 
 def test_a_seat_a_bot_plays_is_not_waited_for_with_a_client_seed_pf_amb_12() -> None:

@@ -1,6 +1,6 @@
-"""Seat presence at a table: away, back, replaced by a bot, leaving, returning
-(PF-CONN-1..5, PF-BOT-1..3; the return at a turn boundary is the issue's decision, which
-PF-BOT-5 does not allow), and the host role passing when the host leaves (PF-ROOM-6)."""
+"""Seat presence at a table: away, back, replaced by a bot, leaving, and a replaced player
+watching until the next match of the series gives him his seat back (PF-CONN-1..5,
+PF-BOT-1..3, PF-BOT-5), and the host role passing when the host leaves (PF-ROOM-6)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from engine import fair, table
 from engine.banakil import options_from
-from engine.banakil.messages import CommitSeed, Cut, Deal, DeckCut
+from engine.banakil.messages import CloseSeedWindow, CommitSeed, Cut, Deal, DeckCut
 from engine.errors import RuleViolation
 from engine.table import (
     CreateTable,
@@ -29,6 +29,7 @@ from engine.table import (
     played_by_bot,
 )
 from services.bots.policy import Move, bot_move
+from tests.unit.series_support import next_match, series_table
 
 _SECRET = "11" * 32
 
@@ -126,34 +127,47 @@ def test_leaving_hands_the_seat_to_a_bot_at_once_and_changes_nothing_else_pf_con
     assert not humans_present(state)
 
 
-def test_a_replaced_player_returns_at_the_next_turn_boundary() -> None:
-    """The issue's rule (PF-BOT-5 would keep him out for the rest of the match)."""
-    state = _dealt()
-    game = state.game_state
-    assert game is not None
-    player = 1 if game.turn != 1 else 2  # a human seat whose turn it is not
+def test_a_bot_completes_the_match_and_its_player_watches_until_the_next_pf_bot_5() -> None:
+    """Seed 000 «يحلّ بوت محله ليكمل المباراة», PF-BOT-5, PF-CONN-4: a player who left (or
+    was replaced after the grace) may connect again and watch; the bot keeps the seat for
+    every turn and deal left in the match, and the seat is his again as the next match of
+    the series starts, before its first deal is committed."""
+    state = series_table()
+    player = 2
     state = _fold(state, player, Leave())
     assert table.decide(state, 0, Reconnect(seat=player)) == (SeatReconnected(seat=player),)
     state = _fold(state, 0, Reconnect(seat=player))
     assert _presence(state)[player - 1] == "returning" and played_by_bot(state, player)
+    err = _reject(state, 0, ReturnSeat(seat=player))
+    assert (err.code, err.rule_id) == ("match_in_progress", "PF-BOT-5")
+
+    def refused_between_deals(now: TableState) -> None:
+        assert _reject(now, 0, ReturnSeat(seat=player)).code == "match_in_progress"
+        assert played_by_bot(now, player)
+
+    state = next_match(state, each=refused_between_deals)
+    assert state.game_state is not None and state.game_state.match == 2
+    assert played_by_bot(state, player)  # until the system gives it back
     assert table.decide(state, 0, ReturnSeat(seat=player)) == (SeatReturned(seat=player),)
     state = _fold(state, 0, ReturnSeat(seat=player))
     assert _presence(state)[player - 1] == "here" and not played_by_bot(state, player)
     assert _reject(state, 0, ReturnSeat(seat=player)).code == "not_returning"
 
 
-def test_a_returning_player_waits_while_the_bot_plays_his_turn() -> None:
-    state = _dealt(seats=("human",) * 4)
-    game = state.game_state
-    assert game is not None
-    mover = game.turn
-    state = _fold(state, mover, Leave())
-    state = _fold(state, 0, Reconnect(seat=mover))
-    err = _reject(state, 0, ReturnSeat(seat=mover))
-    assert (err.code, err.rule_id) == ("mid_turn", "PF-CONN-2")
-    # A dropped returning player is the bot's again.
-    state = _fold(state, 0, Disconnect(seat=mover))
-    assert _presence(state)[mover - 1] == "bot"
+def test_a_replaced_player_who_is_not_connected_as_the_next_match_starts_stays_out() -> None:
+    """PF-BOT-5: the seat goes back only to a connected player, and only before the new
+    match's first deal is committed; one who connects later waits for the match after."""
+    state = _fold(series_table(), 0, Disconnect(seat=3))
+    state = _fold(state, 0, ReplaceWithBot(seat=3))
+    state = next_match(state)
+    err = _reject(state, 0, ReturnSeat(seat=3))
+    assert (err.code, err.rule_id) == ("not_returning", "PF-BOT-5")
+    state = _fold(state, 0, CommitSeed(secret=_SECRET))
+    state = _fold(state, 0, Reconnect(seat=3))
+    assert _reject(state, 0, ReturnSeat(seat=3)).code == "match_in_progress"
+    # A watcher who drops is the bot's alone again.
+    state = _fold(state, 0, Disconnect(seat=3))
+    assert _presence(state)[2] == "bot"
 
 
 def test_presence_never_outlives_the_table() -> None:
@@ -208,6 +222,8 @@ def test_a_host_who_leaves_a_coin_table_passes_the_role_too_pf_room_6() -> None:
 
 def test_the_cut_a_departed_host_owed_is_made_by_the_system_pf_room_6_pf_cut_3() -> None:
     state = _fold(_seeded_classic(), 1, Leave())
+    assert bot_move(state, 9) is None  # PF-AMB-12 h: the seats' seed window runs first
+    state = _fold(state, 0, CloseSeedWindow())
     move = bot_move(state, 9)
     assert move == Move(seat=0, command=Cut(), command_id="auto:cut:1")
     events = table.decide(state, move.seat, move.command)

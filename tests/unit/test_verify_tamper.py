@@ -20,6 +20,7 @@ from engine import fair
 from engine.banakil.messages import (
     CardDrawn,
     CardsDealt,
+    CloseSeedWindow,
     Cut,
     DealScored,
     DeckCut,
@@ -273,9 +274,11 @@ def test_listed_client_seeds_that_are_not_the_sent_ones_are_caught() -> None:
     record = example("classic-secret-deal")
     seed = record.deals[0].seed
     assert seed is not None and seed.client_seeds == ("x", "", "", "")
-    # As the service records it: seat 1's seed is a command, before the host's cut.
+    # As the service records it: seat 1's seed is a command, then the seed window closes
+    # (PF-AMB-12 h), then the host's cut.
     sent = SeatCommand(seat=1, command=SendClientSeed(seed="x"))
-    explicit = with_deal(record, commands=(sent, *record.deals[0].commands))
+    close = SeatCommand(seat=0, command=CloseSeedWindow())
+    explicit = with_deal(record, commands=(sent, close, *record.deals[0].commands))
     assert verify_record(explicit).passed
     verdict = verify_record(with_deal(explicit, seed=replace(seed, client_seeds=("y", "", "", ""))))
     check = assert_fails_at(verdict, "deck")
