@@ -516,12 +516,15 @@ def _player(state: TableState, seat: int) -> str | None:
 
 
 def _check_player(state: TableState, seat: int) -> None:
-    """A seat a bot plays takes no command from its player: replaced (PF-CONN-3), or back
-    and waiting for the turn boundary while the bot finishes the seat's turn. Else the
-    player and the bot would both play that turn."""
+    """A seat a bot plays takes no command from its player: the bot completes the match
+    (PF-CONN-3/4, PF-BOT-5); a player back meanwhile watches his seat. Else the player
+    and the bot would both play it."""
     if played_by_bot(state, seat):
         raise RuleViolation(
-            "bot_plays_seat", "PF-CONN-3", "a bot plays this seat until its turn ends"
+            "bot_plays_seat",
+            "PF-BOT-5",
+            "a bot plays this seat until this match ends; you may watch it, and you take it "
+            "back as the next match of the series starts",
         )
 
 
