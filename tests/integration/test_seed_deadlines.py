@@ -1,5 +1,6 @@
 """The timers before a deal, over the in-memory adapters and the real ones: the client seed
-window (PF-AMB-12 h), the host's 15 seconds to cut (PF-CUT-2, PF-CUT-3) and the 8 seconds
+window (PF-AMB-12 h; in `classic` it runs its course before the host may cut), the host's
+15 seconds to cut counted from the window's close (PF-CUT-2, PF-CUT-3) and the 8 seconds
 of the end-of-deal screen before the next deal (PF-REVEAL-1, PF-REVEAL-3).
 
 The times are made short here; the defaults are 3 s, 15 s and 8 s
@@ -17,7 +18,7 @@ import pytest
 
 from engine import banakil, fair
 from engine.banakil.autoplay import random_step
-from engine.banakil.messages import CardsDealt, Cut, DeckCut, SendClientSeed
+from engine.banakil.messages import CardsDealt, CloseSeedWindow, Cut, DeckCut, SendClientSeed
 from engine.verify import verify_record
 from services.gateway.codec import decode_event
 from services.gateway.seeds import SeedTiming
@@ -163,8 +164,8 @@ async def test_the_system_cuts_when_the_host_has_not_cut_in_time_pf_cut_2_pf_cut
         seat, command, _ = random_step(game, rng)
         assert (await service.handle(table_id, seat, command, f"h{step}")).accepted
     record = await deal_record(adapters.store, f"{table_id}-1")
-    assert record.deals[0].commands[0].seat == 0
-    assert record.deals[0].commands[0].command == Cut()
+    opening = [(c.seat, c.command) for c in record.deals[0].commands[:2]]
+    assert opening == [(0, CloseSeedWindow()), (0, Cut())]  # PF-AMB-12 h: the window first
     assert verify_record(record).passed
 
 
@@ -179,6 +180,67 @@ async def test_a_host_who_cuts_in_time_is_not_overruled_pf_cut_2(
     (row,) = await _rows(adapters.store, table_id, "DeckCut")
     cut = decode_event(row)
     assert isinstance(cut, DeckCut) and not cut.automatic and cut.position == 42
+
+
+async def test_in_classic_the_seed_window_runs_its_course_before_the_host_cuts_pf_amb_12(
+    adapters: Adapters, services: list[TableService]
+) -> None:
+    """The host's cut used to close the window at once, so no other seat's seed was ever
+    mixed in. Now the cut is refused while the window is open; the system closes it when
+    its time is up (SAHRA_SEED_WINDOW_SECONDS), and the deal is shuffled with every seed."""
+    service = _service(adapters, services, window=0.5, cut=60)
+    table_id = await _table(service, "classic", ("human", "human", "bot", "bot"))
+    early = await service.handle(table_id, 1, Cut(position=40), "cut-early")
+    assert early.rejection is not None
+    assert (early.rejection.code, early.rejection.rule_id) == ("seed_window_open", "PF-AMB-12")
+    armed = service.deadlines.armed(table_id)
+    assert armed is not None and armed.kind == "close"
+    assert (await service.handle(table_id, 2, SendClientSeed(seed="two"), "s2")).accepted
+    again = await service.handle(table_id, 2, SendClientSeed(seed="two again"), "s2b")
+    assert again.rejection is not None and again.rejection.code == "seed_already_sent"
+    closed = await _until(adapters.store, table_id, "SeedWindowClosed")
+    assert (closed.metadata.command_id, closed.metadata.seat) == ("auto:close:1", 0)
+    (committed,) = await _rows(adapters.store, table_id, "SeedCommitted")
+    assert server_time(closed) - server_time(committed) >= timedelta(seconds=0.5)
+    late = await service.handle(table_id, 1, SendClientSeed(seed="one"), "s1")
+    assert late.rejection is not None and late.rejection.code == "seed_window_closed"
+    armed = service.deadlines.armed(table_id)
+    assert armed is not None and armed.kind == "cut"
+    assert (await service.handle(table_id, 1, Cut(position=40), "cut")).accepted
+    dealt = decode_event((await _rows(adapters.store, table_id, "CardsDealt"))[0])
+    assert isinstance(dealt, CardsDealt)
+    assert dealt.entropy == fair.entropy(["", "two", "", ""])
+    kinds = [r.type for r in await adapters.store.read_stream(table_id)]
+    assert kinds.count("ClientSeedSent") == 1  # the refused ones were never stored
+
+
+async def test_the_seed_window_closes_early_once_every_human_seat_has_sent_one(
+    adapters: Adapters, services: list[TableService]
+) -> None:
+    service = _service(adapters, services, window=60, cut=60)
+    table_id = await _table(service, "classic", ("human", "bot", "human", "bot"))
+    assert (await service.handle(table_id, 3, SendClientSeed(seed="c"), "s3")).accepted
+    assert not await _rows(adapters.store, table_id, "SeedWindowClosed")
+    assert (await service.handle(table_id, 1, SendClientSeed(seed="a"), "s1")).accepted
+    (closed,) = await _rows(adapters.store, table_id, "SeedWindowClosed")  # no 60 s wait
+    assert closed.metadata.command_id == "auto:close:1"
+    assert (await service.handle(table_id, 1, Cut(position=7), "cut")).accepted
+    dealt = decode_event((await _rows(adapters.store, table_id, "CardsDealt"))[0])
+    assert isinstance(dealt, CardsDealt) and dealt.entropy == fair.entropy(["a", "", "c", ""])
+
+
+async def test_the_hosts_time_to_cut_counts_from_the_seed_windows_close_pf_cut_2(
+    adapters: Adapters, services: list[TableService]
+) -> None:
+    service = _service(adapters, services, window=0.3, cut=0.3)
+    table_id = await _table(service, "classic", ("human", "bot", "bot", "bot"))
+    row = await _until(adapters.store, table_id, "DeckCut")
+    (committed,) = await _rows(adapters.store, table_id, "SeedCommitted")
+    (closed,) = await _rows(adapters.store, table_id, "SeedWindowClosed")
+    assert server_time(closed) - server_time(committed) >= timedelta(seconds=0.3)
+    assert server_time(row) - server_time(closed) >= timedelta(seconds=0.3)
+    cut = decode_event(row)
+    assert isinstance(cut, DeckCut) and cut.automatic
 
 
 async def test_the_next_deal_waits_while_the_last_one_is_shown_pf_reveal_1_pf_reveal_3(
