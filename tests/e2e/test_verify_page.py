@@ -9,7 +9,9 @@ as a screenshot in the test's tmp dir.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,12 @@ RECORDS: dict[str, dict[str, Any]] = {
     "sahrat": SAHRAT,
     "tampered-hand": tamper_hand(GENUINE),
     "tampered-seed": tamper_seed(GENUINE),
+    "match": MATCH,  # a deal id names the last deal of its record: here deal 3 of a match
+}
+# Refusals of the real verifier API (services/verifier/records.py), by the id asked for.
+REFUSALS: dict[str, tuple[int, str, str, str]] = {
+    "bad!id": (400, "bad_deal_id", "", "a deal id is <table id>-<deal number>, not 'bad!id'"),
+    "playing-2": (409, "deal_not_finished", "PF-FAIR-3", "deal playing-2 is still being played"),
 }
 # A server that lies: the verdict of the genuine deal sent with a tampered record.
 LYING = {"deal_id": "lying", "record": tamper_hand(GENUINE), "verdict": None}
@@ -51,8 +59,8 @@ GREEN = "rgb(227, 244, 233)"  # --pass-bg
 RED = "rgb(253, 232, 230)"  # --fail-bg
 
 
-def _error(status: int, code: str, message: str) -> Response[dict[str, str]]:
-    return Response({"code": code, "rule_id": "PF-FAIR-5", "message": message}, status_code=status)
+def _error(status: int, code: str, message: str, rule_id: str = "") -> Response[dict[str, str]]:
+    return Response({"code": code, "rule_id": rule_id, "message": message}, status_code=status)
 
 
 def _verdict(record: dict[str, Any]) -> Any:
@@ -64,9 +72,12 @@ def verify_by_id(deal_id: FromPath[str]) -> Response[Any]:
     """Stand-in for the verifier API: a deal of the store, verified by the real engine."""
     if deal_id == "lying":
         return Response({**LYING, "verdict": _verdict(GENUINE)})
+    if deal_id in REFUSALS:
+        status, code, rule_id, message = REFUSALS[deal_id]
+        return _error(status, code, message, rule_id)
     record = RECORDS.get(deal_id)
     if record is None:
-        return _error(404, "unknown_deal", f"no finished deal {deal_id!r}")
+        return _error(404, "no_such_deal", f"deal {deal_id} has not begun at this table")
     return Response({"deal_id": deal_id, "record": record, "verdict": _verdict(record)})
 
 
@@ -306,7 +317,7 @@ async def test_an_unknown_deal_id_shows_the_servers_error(page: Page, tmp_path: 
     await _by_id(page, "no-such-deal")
     assert await page.evaluate("document.body.dataset.state") == "error"
     await page.screenshot(tmp_path / "unknown-ar.png")
-    assert await page.evaluate("document.getElementById('error').dataset.code") == "unknown_deal"
+    assert await page.evaluate("document.getElementById('error').dataset.code") == "no_such_deal"
     assert "no-such-deal" in await _text(page, "#error")
 
 
@@ -428,3 +439,187 @@ def test_the_stand_in_api_answers_like_the_real_one() -> None:
         missing = client.get("/verify/nope")
         assert missing.status_code == 404
         assert set(missing.json()) == {"code", "rule_id", "message"}
+
+
+# --- on a phone and on a desktop ------------------------------------------------------------
+
+PHONE = (390, 844)
+DESKTOP = (1280, 800)
+SIZES = pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+
+# Everything visible lies inside the viewport, and the page never scrolls sideways.
+_FITS = """(() => {
+  const width = window.innerWidth;
+  const outside = [...document.body.querySelectorAll('*')].filter((n) => {
+    if (!n.checkVisibility()) return false;
+    const r = n.getBoundingClientRect();
+    return r.width > 0 && (r.left < -0.5 || r.right > width + 0.5);
+  }).map((n) => n.tagName + '.' + n.className + ' ' + n.textContent.slice(0, 40));
+  return {scroll: document.documentElement.scrollWidth, width: width, outside: outside};
+})()"""
+
+# The text of `root` a reader sees in the page's own direction: visible, and not inside an
+# element written left to right (a code, an id, a hex string, a card).
+_OWN_TEXT = """((root) => {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const parts = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (parent.closest('[dir=ltr]') || !parent.checkVisibility()) continue;
+    parts.push(node.textContent);
+  }
+  return parts.join('');
+})"""
+
+
+@pytest.fixture
+async def sized(browser: Browser, base: str, size: tuple[int, int]) -> AsyncIterator[Page]:
+    tab = await browser.new_page(*size)
+    yield tab
+    assert tab.unexpected_errors() == []
+    outside = [u for u in tab.requests if not u.startswith(base + "/") and u != "about:blank"]
+    assert outside == []
+    await tab.close()
+
+
+async def _open(page: Page, base: str, query: str) -> str:
+    await page.goto(f"{base}/verify?{query}")
+    await page.wait_for("document.body.dataset.ready === 'yes'")
+    return await _settled(page) if "deal=" in query else "idle"
+
+
+async def _fits(page: Page) -> dict[str, Any]:
+    found: dict[str, Any] = await page.evaluate(_FITS)
+    return found
+
+
+@SIZES
+@pytest.mark.parametrize("lang", ["ar", "en"])
+@pytest.mark.parametrize("deal", [None, "genuine", "tampered-seed", "tampered-hand", "match"])
+async def test_the_page_fits_the_screen_in_every_state(
+    sized: Page, base: str, size: tuple[int, int], lang: str, deal: str | None, tmp_path: Path
+) -> None:
+    """No sideways scrolling at 390 px or 1280 px: hex columns and card rows wrap."""
+    query = f"lang={lang}" + (f"&deal={deal}" if deal else "")
+    await _open(sized, base, query)
+    if deal == "match":  # the earlier deals too
+        await sized.evaluate("document.getElementById('earlier-link').click()")
+    await sized.screenshot(tmp_path / f"{deal}-{lang}-{size[0]}.png")
+    fits = await _fits(sized)
+    assert fits["width"] == size[0]
+    assert fits["outside"] == []
+    assert fits["scroll"] <= fits["width"]
+
+
+@SIZES
+async def test_hex_in_an_arabic_sentence_is_kept_whole_and_left_to_right(
+    sized: Page, base: str
+) -> None:
+    await _open(sized, base, "deal=tampered-seed")
+    hexes = await sized.evaluate(
+        "[...document.querySelectorAll("
+        "'li[data-kind=browser][data-check=commitment] .sentence bdi')].map((b) => {"
+        " const s = getComputedStyle(b);"
+        " return {text: b.textContent, dir: b.getAttribute('dir'), direction: s.direction,"
+        "  bidi: s.unicodeBidi, lines: b.getClientRects().length, wrap: s.whiteSpace,"
+        "  right: b.getBoundingClientRect().right, left: b.getBoundingClientRect().left}; })"
+    )
+    long = [h for h in hexes if len(h["text"]) == 64]
+    assert len(long) == 2, hexes  # the two 64-digit hex strings the sentence compares
+    tampered = RECORDS["tampered-seed"]
+    digest = hashlib.sha256(bytes.fromhex(tampered["deals"][0]["seed"]["secret"])).hexdigest()
+    committed = event_of(tampered, "SeedCommitted")["commitment"]
+    assert [h["text"] for h in long] == [digest, committed]
+    for h in long:
+        assert all(c in "0123456789abcdef" for c in h["text"])  # whole: no mark inside
+        assert (h["dir"], h["direction"], h["bidi"]) == ("ltr", "ltr", "isolate")
+        assert h["lines"] == 1 and h["wrap"] == "nowrap"  # never broken across lines
+        assert h["left"] >= 0 and h["right"] <= await sized.evaluate("innerWidth")
+    assert (await _fits(sized))["scroll"] <= (await _fits(sized))["width"]
+
+
+@SIZES
+async def test_a_deal_id_shows_that_deal_alone_and_earlier_deals_behind_a_link(
+    sized: Page, base: str
+) -> None:
+    """/verify?deal=ID: the record holds every deal of the table up to ID; ID's is shown."""
+    await _open(sized, base, "deal=match")
+    last = len(MATCH["deals"])
+    shown = "[...document.querySelectorAll('article.deal')].filter((a) => a.checkVisibility())"
+    assert await sized.evaluate(f"{shown}.map((a) => a.dataset.deal)") == [str(last)]
+    link = await sized.evaluate(
+        "(() => { const a = document.getElementById('earlier-link');"
+        " return a && {tag: a.tagName, text: a.textContent,"
+        " expanded: a.getAttribute('aria-expanded')}; })()"
+    )
+    assert link["tag"] == "A" and link["expanded"] == "false"
+    assert str(last - 1) in link["text"]
+    assert (await _banner(sized))["verdict"] == "pass"
+    await sized.evaluate("document.getElementById('earlier-link').click()")
+    deals = [str(n) for n in range(1, last + 1)]
+    assert await sized.evaluate(f"{shown}.map((a) => a.dataset.deal).sort()") == deals
+    assert (
+        await sized.evaluate(
+            "document.getElementById('earlier-link').getAttribute('aria-expanded')"
+        )
+        == "true"
+    )
+
+
+async def test_a_pasted_record_still_shows_every_deal(page: Page) -> None:
+    await page.evaluate(
+        f"document.getElementById('record-text').value = {json.dumps(json.dumps(MATCH))};"
+        "document.getElementById('verify-record').click()"
+    )
+    assert await _settled(page) == "done"
+    visible = await page.evaluate(
+        "[...document.querySelectorAll('article.deal')].filter((a) => a.checkVisibility()).length"
+    )
+    assert visible == len(MATCH["deals"])
+
+
+ERRORS = [
+    ("deal=no-such-deal", "no_such_deal", "404 (Not Found)"),
+    ("deal=bad!id", "bad_deal_id", "400 (Bad Request)"),
+    ("deal=playing-2", "deal_not_finished", "409 (Conflict)"),
+]
+
+
+@SIZES
+@pytest.mark.parametrize(("query", "code", "console"), ERRORS, ids=[e[1] for e in ERRORS])
+async def test_the_servers_refusal_is_said_in_arabic_on_the_arabic_page(
+    sized: Page, base: str, query: str, code: str, console: str
+) -> None:
+    sized.expected_errors.append(console)
+    assert await _open(sized, base, query) == "error"
+    assert await sized.evaluate("document.getElementById('error').dataset.code") == code
+    own = await sized.evaluate(f"{_OWN_TEXT}(document.getElementById('error'))")
+    assert re.search("[\u0600-\u06ff]{3}", own), own
+    assert not re.search("[A-Za-z]", own), own  # English only inside left-to-right codes
+    deal_id = query.removeprefix("deal=")
+    assert deal_id in await _text(sized, "#error")  # the id asked for, named
+    fits = await _fits(sized)
+    assert fits["outside"] == [] and fits["scroll"] <= fits["width"]
+    # The English page says it in English.
+    await _open(sized, base, query + "&lang=en")
+    own = await sized.evaluate(f"{_OWN_TEXT}(document.getElementById('error'))")
+    assert not re.search("[\u0600-\u06ff]", own), own
+
+
+@pytest.mark.parametrize(
+    ("text", "code"), [("{not json", "local"), (json.dumps({"deals": "x"}), "bad_record")]
+)
+async def test_a_refused_record_is_said_in_arabic(page: Page, text: str, code: str) -> None:
+    page.expected_errors.append("400 (Bad Request)")
+    await page.evaluate(
+        f"document.getElementById('record-text').value = {json.dumps(text)};"
+        "document.getElementById('verify-record').click()"
+    )
+    await _settled(page)
+    assert await page.evaluate("document.getElementById('error').dataset.code") == code
+    for selector in ("#error", "#agreement"):
+        if await page.evaluate(f"!!document.querySelector({json.dumps(selector)})"):
+            own = await page.evaluate(
+                f"{_OWN_TEXT}(document.querySelector({json.dumps(selector)}))"
+            )
+            assert not re.search("[A-Za-z]", own), (selector, own)

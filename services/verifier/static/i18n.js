@@ -27,10 +27,26 @@
     loading: "جارٍ التحقق…",
     need_id: "اكتب رقم التوزيعة أولاً.",
     need_record: "الصق سجلّ التوزيعة أو ارفع ملفه أولاً.",
-    bad_json: "النص ليس JSON صالحاً: {message}",
-    error: "تعذّر التحقق: {message}",
+    bad_json: "النص ليس {format} صالحاً، فلا يمكن قراءته سجلَّ توزيعة.",
+    error: "تعذّر التحقق: رفض الخادم الطلب.",
     error_code: "الرمز {code}، القاعدة {rule_id}",
-    network_error: "تعذّر الاتصال بالخادم: {message}",
+    network_error: "تعذّر الاتصال بالخادم. تأكّد من الشبكة وحاول مرة أخرى.",
+    details_en: "التفاصيل كما وردت (بالإنجليزية)",
+    e_bad_deal_id: "رقم التوزيعة {id} ليس بالصيغة الصحيحة: يُكتب رقم الطاولة ثم شرطة ثم رقم التوزيعة، مثلاً {example}.",
+    e_no_such_table: "لا توجد على هذا الخادم طاولة للتوزيعة {id}.",
+    e_no_such_deal: "لم تبدأ التوزيعة {id} على طاولتها.",
+    e_deal_not_finished: "التوزيعة {id} ما زالت تُلعب: يُكشف سرّها ويمكن التحقق منها حين تنتهي.",
+    e_commands_not_recorded: "خُزّنت التوزيعة {id} دون أوامر لاعبيها، فلا يمكن إعادة فحص لعبها.",
+    e_bad_record: "رفض الخادم السجلّ: ليس سجلّ توزيعة صالحاً.",
+    e_unavailable: "الخادم لا يصل الآن إلى قاعدة بياناته؛ حاول بعد قليل.",
+    e_status_400: "رفض الخادم الطلب لأنه غير صالح.",
+    e_status_404: "لم يجد الخادم ما طلبته.",
+    e_status_409: "لا يمكن التحقق من هذا الآن.",
+    e_status_5xx: "تعذّر على الخادم إجابة الطلب الآن؛ حاول بعد قليل.",
+    earlier_show: "التوزيعات السابقة من هذه الطاولة ({count})، {state}",
+    earlier_hide: "إخفاء التوزيعات السابقة",
+    earlier_all_pass: "وكلها سليمة",
+    earlier_some_fail: "لم يتمّ التحقق من {failed} منها",
     summary_pass: "✓ تمّ التحقق: التوزيعة عادلة، وكل الفحوص ناجحة.",
     summary_fail: "✗ لم يتمّ التحقق: فشل فحص واحد على الأقل (باللون الأحمر أدناه).",
     agree_yes: "متصفحك أعاد حساب كل شيء بنفسه، ونتيجته توافق حكم الخادم.",
@@ -38,7 +54,7 @@
     agree_play:
       "متصفحك أكّد الالتزام والخلط والتوزيع؛ أما ما فشل عند الخادم ({list}) فيخصّ اللعب نفسه، " +
       "والمتصفح لا يعيد فحصه.",
-    agree_browser_error: "تعذّر على متصفحك إعادة بناء التوزيعة: {message}",
+    agree_browser_error: "تعذّر على متصفحك إعادة بناء التوزيعة من هذا السجلّ.",
     server_missing: "حكم الخادم غير متاح؛ تظهر فحوص متصفحك وحدها.",
     deal_heading: "التوزيعة {n}",
     deal_pass: "تمّ التحقق",
@@ -180,6 +196,22 @@
     error: "Could not verify: {message}",
     error_code: "code {code}, rule {rule_id}",
     network_error: "Could not reach the server: {message}",
+    details_en: "Details",
+    e_bad_deal_id: "Could not verify: {message}",
+    e_no_such_table: "Could not verify: {message}",
+    e_no_such_deal: "Could not verify: {message}",
+    e_deal_not_finished: "Could not verify: {message}",
+    e_commands_not_recorded: "Could not verify: {message}",
+    e_bad_record: "The server refused the record: {message}",
+    e_unavailable: "Could not verify: {message}",
+    e_status_400: "Could not verify: {message}",
+    e_status_404: "Could not verify: {message}",
+    e_status_409: "Could not verify: {message}",
+    e_status_5xx: "Could not verify: {message}",
+    earlier_show: "Earlier deals of this table ({count}): {state}",
+    earlier_hide: "Hide the earlier deals",
+    earlier_all_pass: "all verified",
+    earlier_some_fail: "{failed} not verified",
     summary_pass: "✓ Verified: the deal was fair and every check passed.",
     summary_fail: "✗ Not verified: at least one check failed (in red below).",
     agree_yes: "Your browser recomputed everything by itself and agrees with the server's verdict.",
@@ -300,6 +332,27 @@
 
   const dir = { ar: "rtl", en: "ltr" };
 
+  function has(lang, key) {
+    return Object.prototype.hasOwnProperty.call(lang === "en" ? en : ar, key);
+  }
+
+  /** The text of `key` as pieces: {text} for the sentence's own words, {param, value} for
+   *  each value put in it, so a page can give each value its own element (`bdi`). */
+  function parts(lang, key, params) {
+    const text = has(lang, key) ? (lang === "en" ? en : ar)[key] : key;
+    const out = [];
+    let last = 0;
+    text.replace(/\{(\w+)\}/g, (whole, name, at) => {
+      if (!params || params[name] === undefined || params[name] === null) return whole;
+      if (at > last) out.push({ text: text.slice(last, at) });
+      out.push({ param: name, value: String(params[name]) });
+      last = at + whole.length;
+      return whole;
+    });
+    if (last < text.length) out.push({ text: text.slice(last) });
+    return out;
+  }
+
   function format(lang, key, params) {
     const table = lang === "en" ? en : ar;
     const text = Object.prototype.hasOwnProperty.call(table, key) ? table[key] : key;
@@ -312,5 +365,5 @@
     );
   }
 
-  root.SahraI18n = { ar: ar, en: en, dir: dir, format: format };
+  root.SahraI18n = { ar: ar, en: en, dir: dir, format: format, parts: parts, has: has };
 })(globalThis);

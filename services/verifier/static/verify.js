@@ -6,6 +6,12 @@
  * Server API: GET /verify/{deal_id} and POST /verify (body: a deal record) both answer
  * {"deal_id", "record", "verdict"}; errors are {"code", "rule_id", "message"} with a 4xx.
  * Everything is built with DOM nodes and textContent: nothing from a record is parsed as HTML.
+ *
+ * A value inside a sentence (a hex string, a card, an id, a name) is its own `bdi`: isolated
+ * from the sentence's direction, left to right when it has no Arabic letter, and a hex string
+ * never broken across lines (verify.css). A deal id asks for one deal: its record holds every
+ * deal of the table up to it, and the earlier ones are shown behind a link. A refusal is said
+ * in the page's language; the server's (English) words are only a folded detail in Arabic.
  */
 (function () {
   "use strict";
@@ -28,6 +34,18 @@
 
   function t(key, params) {
     return I18N.format(page.lang, key, params);
+  }
+
+  const HEX = /^[0-9a-f]{16,}$/i;
+  const ARABIC = /[\u0600-\u06ff]/;
+
+  /** `key`'s text as nodes, each value in its own bdi (see the header). */
+  function tn(key, params) {
+    return I18N.parts(page.lang, key, params).map((part) => {
+      if (part.text !== undefined) return document.createTextNode(part.text);
+      if (HEX.test(part.value)) return el("bdi", { dir: "ltr", class: "hex", text: part.value });
+      return el("bdi", { dir: ARABIC.test(part.value) ? null : "ltr", text: part.value });
+    });
   }
 
   function el(tag, attrs) {
@@ -79,6 +97,7 @@
       const error = body && typeof body === "object" ? body : {};
       return {
         error: {
+          status: response.status,
           code: error.code || String(response.status),
           rule_id: error.rule_id || "",
           message: error.message || error.detail || response.statusText || String(response.status),
@@ -105,10 +124,10 @@
     }
     if (ticket !== page.request) return;
     if (result.error) {
-      show({ kind: "error", key: "error", error: result.error });
+      show({ kind: "error", key: "error", error: Object.assign({ id: id }, result.error) });
       return;
     }
-    await showResult(ticket, result.body.record, result.body.verdict, null, result.body.deal_id);
+    await showResult(ticket, result.body.record, result.body.verdict, null, result.body.deal_id || id);
   }
 
   async function verifyRecord(text) {
@@ -131,7 +150,7 @@
         })
       );
     } catch (err) {
-      result = { error: { code: "network", rule_id: "", message: err.message } };
+      result = { error: { status: 0, code: "network", rule_id: "", message: err.message } };
     }
     if (ticket !== page.request) return;
     if (result.error) {
@@ -221,18 +240,49 @@
     return { code: error.code || "—", rule_id: error.rule_id || "—" };
   }
 
+  /** The sentence for a refusal of the server: by its code, else by its status. In English
+   *  the server's own sentence says it best; in Arabic it is only the folded detail. */
+  function refusalKey(error) {
+    if (error.code === "network") return "network_error";
+    if (I18N.has(page.lang, "e_" + error.code)) return "e_" + error.code;
+    const status = error.status || 0;
+    if (status >= 500) return "e_status_5xx";
+    return I18N.has(page.lang, "e_status_" + status) ? "e_status_" + status : "error";
+  }
+
+  /** A red banner: a sentence in the page's language, the code and rule, and (in Arabic)
+   *  the English text it came from, folded. */
+  function errorBanner(code, sentence, error, detail) {
+    const banner = el("div", { class: "banner fail", id: "error", "data-code": code });
+    banner.append(el("p", { class: "sentence" }, ...sentence));
+    if (error && (error.code || error.rule_id)) {
+      banner.append(el("div", { class: "code" }, ...tn("error_code", codeParams(error))));
+    }
+    if (detail && page.lang !== "en") {
+      banner.append(
+        el("details", { class: "detail" },
+          el("summary", { text: t("details_en") }),
+          el("p", { dir: "ltr", lang: "en", class: "mono", text: detail }))
+      );
+    }
+    return banner;
+  }
+
+  function refusalBanner(error) {
+    const params = { id: error.id, example: "bb9cc40dbe5e4290-3", message: error.message };
+    return errorBanner(error.code, tn(refusalKey(error), params), error, error.message);
+  }
+
   function render() {
     const status = document.getElementById("status");
     const result = document.getElementById("result");
     const view = page.view;
     if (!view) return;
     if (view.kind === "error") {
-      const parts = [el("div", { class: "banner fail", id: "error", "data-code": view.error ? view.error.code : "local" },
-        t(view.key, { message: view.error ? view.error.message : view.message }))];
-      if (view.error && (view.error.code || view.error.rule_id)) {
-        parts[0].append(el("div", { class: "mono", text: t("error_code", codeParams(view.error)) }));
-      }
-      status.replaceChildren(...parts);
+      const banner = view.error
+        ? refusalBanner(view.error)
+        : errorBanner("local", tn(view.key, { message: view.message, format: "JSON" }), null, view.message);
+      status.replaceChildren(banner);
       result.replaceChildren();
       return;
     }
@@ -249,15 +299,19 @@
         t(passed ? "summary_pass" : "summary_fail")),
     ];
     if (view.serverError) {
-      const e = el("div", { class: "banner fail", id: "error", "data-code": view.serverError.code },
-        t("error", { message: view.serverError.message }));
-      e.append(el("div", { class: "mono", text: t("error_code", codeParams(view.serverError)) }));
-      banners.push(e);
+      banners.push(refusalBanner(view.serverError));
     }
     let agree;
     if (view.browserError) {
       agree = el("div", { class: "banner warn", "data-agree": "browser-error" },
-        t("agree_browser_error", { message: view.browserError }));
+        ...tn("agree_browser_error", { message: view.browserError }));
+      if (page.lang !== "en") {
+        agree.append(
+          el("details", { class: "detail" },
+            el("summary", { text: t("details_en") }),
+            el("p", { dir: "ltr", lang: "en", class: "mono", text: view.browserError }))
+        );
+      }
     } else if (!view.verdict) {
       agree = el("div", { class: "banner note", "data-agree": "server-missing" }, t("server_missing"));
     } else if (cmp.disagree.length) {
@@ -283,7 +337,38 @@
       const sv = view.verdict ? (view.verdict.deals || []).find((d) => d.deal === i + 1) : null;
       deals.push(renderDeal(record, i, bd, sv, cmp.perDeal[i] || { disagree: [] }, !!view.verdict));
     }
-    result.replaceChildren(...deals);
+    if (!view.dealId || deals.length < 2) {
+      result.replaceChildren(...deals);
+      return;
+    }
+    // A deal id names the last deal of its record: it alone, the earlier ones behind a link.
+    const named = deals.pop();
+    const failed = deals.filter((a) => a.dataset.verdict !== "pass").length;
+    const earlier = el("div", { id: "earlier", class: "earlier" }, ...deals);
+    earlier.hidden = !view.earlierOpen;
+    const link = el("a", {
+      id: "earlier-link",
+      href: "#earlier",
+      "aria-controls": "earlier",
+      "aria-expanded": view.earlierOpen ? "true" : "false",
+      class: failed ? "fail" : "pass",
+    });
+    const label = () =>
+      view.earlierOpen
+        ? [document.createTextNode(t("earlier_hide"))]
+        : tn("earlier_show", {
+            count: deals.length,
+            state: failed ? t("earlier_some_fail", { failed: failed }) : t("earlier_all_pass"),
+          });
+    link.append(...label());
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      view.earlierOpen = !view.earlierOpen;
+      earlier.hidden = !view.earlierOpen;
+      link.setAttribute("aria-expanded", view.earlierOpen ? "true" : "false");
+      link.replaceChildren(...label());
+    });
+    result.replaceChildren(named, el("p", { class: "earlier-link" }, link), earlier);
   }
 
   function renderDeal(record, i, bd, sv, cmpDeal, haveVerdict) {
@@ -361,7 +446,7 @@
         el("span", { class: "name", text: title }),
         el("span", { class: "state", text: stateLabel(status) }))
     );
-    li.append(el("p", { class: "sentence", text: sentence }));
+    li.append(el("p", { class: "sentence" }, ...(typeof sentence === "string" ? [sentence] : sentence)));
     if (detail && detail.length > LONG) {
       li.append(
         el("details", { class: "detail" },
@@ -389,7 +474,7 @@
       const m = /\((\d+) reshuffle/.exec(detail);
       const count = m ? m[1] : bd ? bd.reshuffles.length : "";
       const key = check.name === "reshuffles" && String(count) === "0" ? "ss_pass_reshuffles_none" : "ss_pass_" + check.name;
-      return { sentence: t(key, { count: count }), detail: null };
+      return { sentence: tn(key, { count: count }), detail: null };
     }
     return { sentence: t("ss_" + check.status), detail: usual ? null : detail };
   }
@@ -425,7 +510,7 @@
   function renderBrowserChecks(bd) {
     const ol = el("ol", { class: "checks browser-checks" });
     for (const c of bd.checks) {
-      ol.append(renderCheck("browser", c.name, c.status, t("bc_" + c.name), t("b_" + c.name + "_" + c.code, browserParams(c)), null));
+      ol.append(renderCheck("browser", c.name, c.status, t("bc_" + c.name), tn("b_" + c.name + "_" + c.code, browserParams(c)), null));
     }
     return ol;
   }
@@ -447,7 +532,7 @@
     const section = el("section", { class: "rebuilt" }, el("h3", { text: t("h_rebuilt") }));
     if (bd.cut) {
       section.append(
-        el("p", { "data-field": "cut" }, t("cut_line", {
+        el("p", { "data-field": "cut" }, ...tn("cut_line", {
           position: bd.cut.position,
           auto: bd.cut.automatic ? t("cut_auto") : "",
           card: Fair.face(bd.cut.card),
@@ -457,7 +542,7 @@
       );
     }
     if (bd.starter) {
-      section.append(el("p", { "data-field": "dealer" }, t("dealer_line", { dealer: bd.dealer, starter: bd.starter })));
+      section.append(el("p", { "data-field": "dealer" }, ...tn("dealer_line", { dealer: bd.dealer, starter: bd.starter })));
     }
     const failing = bd.checks.find((c) => c.status === "fail");
     const mark = (where) => {
