@@ -1,8 +1,8 @@
 """Disconnection, the 60 s grace, bots and returning players, through the service path
-with the clock on a fake time source (PF-CONN-1..5, PF-BOT-1..3, PF-EX-5).
+with the clock on a fake time source (PF-CONN-1..5, PF-BOT-1..3, PF-BOT-5, PF-EX-5).
 
-The return at the next turn boundary follows the issue that asked for it; PF-BOT-5 says a
-replaced player may not retake his seat during the match."""
+A bot that takes a seat completes the match (seed 000); its player, back meanwhile,
+watches, and takes the seat back as the next match of the series starts (PF-BOT-5)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,15 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from engine.banakil.messages import CardDiscarded, CardDrawn, GroundTaken, MeldLaid, MeldUpdated
+from engine.banakil.messages import (
+    CardDiscarded,
+    CardDrawn,
+    Discard,
+    GroundTaken,
+    MatchEnded,
+    MeldLaid,
+    MeldUpdated,
+)
 from engine.table import (
     Disconnect,
     Reconnect,
@@ -64,15 +72,19 @@ async def test_a_player_back_within_60_s_resumes_his_seat_and_hand_pf_conn_2(rig
     assert "SeatReplacedByBot" not in await types_after(store, table_id, before)
 
 
-async def test_after_60_s_a_bot_plays_the_seat_and_the_player_returns_at_a_boundary(
+async def test_after_60_s_a_bot_completes_the_match_and_the_player_returns_at_the_next(
     rig: Rig,
 ) -> None:
-    """PF-CONN-3, PF-BOT-2: the bot keeps the hand; the match goes on; the player who comes
-    back takes the seat at the next turn boundary (the issue's rule)."""
+    """PF-CONN-3, PF-BOT-2, PF-BOT-5: the bot keeps the hand and plays the seat to the end
+    of the match, also after its player is back; he watches (his commands are refused),
+    and the system gives him the seat as match 2 of the series starts, before its first
+    commitment."""
     store = rig.adapters.store
     service = rig.service()
-    table_id = await rig.table(service)
-    seat, hand = await _away_seat(service, table_id)
+    seat = 1
+    table_id = await rig.table(  # a series whose matches end after a deal or two
+        service, seats=("human", "bot", "bot", "bot"), series=True, target_score=1
+    )
     assert (await service.handle(table_id, 0, Disconnect(seat=seat), "d1")).accepted
     away = await batch_time(store, table_id, "SeatDisconnected")
     clock = rig.clock()
@@ -84,38 +96,45 @@ async def test_after_60_s_a_bot_plays_the_seat_and_the_player_returns_at_a_bound
     assert f"replace:{seat}:" in " ".join(f.deadline.command_id for f in fired)
     states = await states_by_version(store, table_id)
     replaced = _version_of(states, lambda s: s.seats[seat - 1].presence == "bot")
-    game = states[replaced].game_state
-    assert game is not None and game.hands[seat - 1] == hand  # PF-BOT-2: the same hand
+    game, was = states[replaced].game_state, states[replaced - 1].game_state
+    assert game is not None and was is not None
+    assert game.hands[seat - 1] == was.hands[seat - 1]  # PF-BOT-2: the same hand
     rows = await store.read_stream(table_id, replaced - 1)
     assert decode_event(rows[0]) == SeatReplacedByBot(seat=seat, reason="timeout")
+    hand = game.hands[seat - 1]
 
-    # The match goes on: the other seats' turns time out, the bot plays its own at once.
+    # He is back at once: he watches; his own commands are refused while the bot plays.
+    assert (await service.handle(table_id, 0, Reconnect(seat=seat), "back")).accepted
+    back = await service.load(table_id)
+    assert back.state.seats[seat - 1].presence == "returning"
+    assert back.state.game_state is not None
+    mine = await service.handle(
+        table_id, seat, Discard(card=hand[0]), "mine", player=True
+    )  # whatever the turn: the seat is the bot's
+    assert mine.rejection is not None
+    assert (mine.rejection.code, mine.rejection.rule_id) == ("bot_plays_seat", "PF-BOT-5")
+
     bots = rig.bots()
-    for _ in range(40):
-        rig.time.at(rig.time(), 30)
-        await clock.tick()
+    for _ in range(200):
         await bots.tick()
         await bots.idle()
-        if await _played_by(store, table_id, seat, after=replaced):
-            break
-    assert await _played_by(store, table_id, seat, after=replaced)
-
-    # The player comes back: "returning" until a turn boundary, then his seat again.
-    assert (await service.handle(table_id, 0, Reconnect(seat=seat), "back")).accepted
-    for _ in range(40):
         loaded = await service.load(table_id)
         if loaded.state.seats[seat - 1].presence == "here":
             break
-        rig.time.at(rig.time(), 30)
-        await clock.tick()
-        await bots.tick()
-        await bots.idle()
     states = await states_by_version(store, table_id)
-    returned = _version_of(states, lambda s: s.seats[seat - 1].presence == "here", replaced)
+    returned = _version_of(states, lambda s: s.seats[seat - 1].presence == "here", back.version)
     rows = await store.read_stream(table_id, returned - 1)
     assert decode_event(rows[0]) == SeatReturned(seat=seat)
+    assert rows[1].type == "SeedCommitted"  # before match 2's first deal is committed
     before = states[returned - 1].game_state
-    assert before is not None and not (before.phase == "play" and before.turn == seat)
+    assert before is not None and (before.match, before.deals_in_match) == (2, 0)
+    # The whole of match 1 after his return was the bot's: every move of his seat.
+    assert await _played_by(store, table_id, seat, after=back.version)
+    match_one = [decode_event(r) for r in await store.read_stream(table_id, back.version)][
+        : returned - back.version - 1
+    ]
+    assert any(isinstance(e, MatchEnded) and e.match == 1 for e in match_one)
+    assert not any(isinstance(e, SeatReturned) for e in match_one)
 
 
 async def test_at_a_coin_table_the_clock_plays_an_absent_seat_and_no_bot_sits_pf_bot_3(
