@@ -8,6 +8,7 @@ from litestar.di import Provide
 from services.bus.port import Bus
 from services.gateway.errors import EXCEPTION_HANDLERS
 from services.gateway.http import ROUTES
+from services.gateway.limits import MAX_BODY_BYTES, refuse_deep_bodies
 from services.gateway.openapi import openapi_config
 from services.gateway.play import PLAY_ROUTES
 from services.gateway.settings import Settings
@@ -39,6 +40,8 @@ def create_app(
         route_handlers=[*ROUTES, *PLAY_ROUTES, table_socket, *VERIFY_ROUTES, *page_routes],
         dependencies={"gw": Provide(provide_gateway, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
+        before_request=refuse_deep_bodies,  # 400, not a 500, for JSON nested too deeply
+        request_max_body_size=MAX_BODY_BYTES,
         openapi_config=openapi_config("0.1.0"),  # served offline (`openapi.py`)
         on_startup=[gateway.start],
         on_shutdown=[gateway.close],

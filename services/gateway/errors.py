@@ -1,8 +1,11 @@
 """Every refusal as JSON {code, rule_id, message} with a 4xx status.
 
 RuleViolation from the engine is a 409 (the table's state refuses it) or a 422 (the
-request names something that cannot work); Litestar's own errors (a malformed body, an
-unknown route) keep their status and get the same shape.
+request names something that cannot work); a malformed name, id or body is a 400
+(`validation.py`, `too_deep`); Litestar's own errors (a malformed body, an unknown route,
+a body over the size bound) keep their status and get the same shape. A dependency that
+cannot be reached (PostgreSQL, NATS: `outage.py`) is a 503 with Retry-After, not a 500:
+the same request may simply be sent again.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
 from engine.errors import RuleViolation
+from services.gateway.outage import RETRY_AFTER, UNAVAILABLE_CODE, down_part, unavailable_message
 
 __all__ = ["EXCEPTION_HANDLERS", "ApiError"]
 
@@ -33,6 +37,8 @@ _UNPROCESSABLE = {
     "bad_card",
 }
 _FORBIDDEN = {"not_host"}
+# Malformed input: a name, an id or a body no request may hold (see validation.py).
+_BAD_REQUEST = {"invalid_name", "invalid_command_id", "invalid_table_id", "too_deep"}
 
 
 class ApiError(Exception):
@@ -53,7 +59,12 @@ def _api_error(_: Request[Any, Any, Any], exc: ApiError) -> Response[dict[str, s
 
 
 def _rule_violation(_: Request[Any, Any, Any], exc: RuleViolation) -> Response[dict[str, str]]:
-    status = 422 if exc.code in _UNPROCESSABLE else 403 if exc.code in _FORBIDDEN else 409
+    if exc.code in _BAD_REQUEST:
+        status = 400
+    elif exc.code in _UNPROCESSABLE:
+        status = 422
+    else:
+        status = 403 if exc.code in _FORBIDDEN else 409
     return Response(exc.as_dict(), status_code=status)
 
 
@@ -69,12 +80,25 @@ def _validation(_: Request[Any, Any, Any], exc: ValidationException) -> Response
 
 
 def _http(_: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, str]]:
-    codes = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}
+    codes = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
     code = codes.get(exc.status_code, "http_error")
     return Response(_body(code, "", str(exc.detail)), status_code=exc.status_code)
 
 
+def _unavailable_response(part: str | None) -> Response[dict[str, str]]:
+    """503: `part` ("postgresql", "nats"; None: unknown) cannot be reached; try again."""
+    return Response(
+        _body(UNAVAILABLE_CODE, "", unavailable_message(part)),
+        status_code=503,
+        headers={"Retry-After": str(RETRY_AFTER)},
+    )
+
+
 def _internal(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, str]]:
+    part = down_part(exc)
+    if part is not None:  # an outage, not a bug: one line, no traceback per request
+        _log.warning("%s %s: %s is down (%r)", request.method, request.url.path, part, exc)
+        return _unavailable_response(part)
     _log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return Response(_body("internal_error", "", "something went wrong here"), status_code=500)
 

@@ -17,19 +17,29 @@ from engine.banakil.messages import DealScored, DeckStacked, SeedCommitted
 from engine.banakil.options import options_from
 from engine.errors import RuleViolation
 from engine.table import TABLE_EVENTS, SeatInfo, SeatKind
+from services.gateway import validation
 from services.gateway.auth import bearer_seat
 from services.gateway.errors import ApiError
 from services.gateway.followups import StackedDeal
 from services.gateway.hub import table_view
 from services.gateway.lobby import TableSummary
 from services.gateway.openapi import NOT_READY, refusals
+from services.gateway.outage import RETRY_AFTER
 from services.gateway.tables import Loaded, Outcome
 from services.gateway.tokens import sign
 from services.gateway.wiring import Gateway
 
 __all__ = ["ROUTES"]
 
-PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+# Checked by validation.player_name (one `invalid_name` error for every way a name is
+# wrong), not here: a bound here would refuse "  Amal  " before it is trimmed.
+PlayerName = Annotated[
+    str,
+    msgspec.Meta(
+        description="1 to 64 characters once white space around is trimmed; any script and "
+        "emoji; no control characters, line breaks or text-direction overrides"
+    ),
+]
 
 
 class CreateTableRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -101,12 +111,11 @@ async def create_table(
         if data.deck is None:
             raise ApiError(400, "bad_stack", "", '"dealer" and "cut" go with a "deck"')
         stacked = StackedDeal(cards=data.deck, dealer=data.dealer, cut=data.cut)
-    created = await gw.service.create_table(options, seats, stacked)
+    # The table and its host are one append: a refused name leaves no table behind.
+    created = await gw.service.create_table(options, seats, stacked, host=data.player)
     state, token = created.state, None
     if data.player is not None:
-        _ok(await gw.service.take_seat(state.table_id, state.host, data.player))
         token = sign(gw.settings.token_secret, state.table_id, state.host)
-        created = await gw.service.load(state.table_id)
     return CreatedTable(
         table_id=state.table_id,
         host=state.host,
@@ -141,12 +150,11 @@ async def take_seat(
 ) -> Joined:
     """Take a free human seat (1..4, or 1..2 in 1-v-1) by name; the answer carries the seat's
     token, for `Authorization: Bearer` and the WebSocket's `?token=` (PF-SEAT-1)."""
+    player = validation.player_name(data.player)
     await _existing(gw, table_id)
-    outcome = _ok(await gw.service.take_seat(table_id, seat, data.player))
+    outcome = _ok(await gw.service.take_seat(table_id, seat, player))
     token = sign(gw.settings.token_secret, table_id, seat)
-    return Joined(
-        table_id=table_id, seat=seat, player=data.player, token=token, version=outcome.version
-    )
+    return Joined(table_id=table_id, seat=seat, player=player, token=token, version=outcome.version)
 
 
 @post(
@@ -217,9 +225,11 @@ async def healthz() -> dict[str, str]:
 async def readyz(gw: NamedDependency[Gateway]) -> Response[dict[str, Any]]:
     """Readiness: PostgreSQL and NATS answer within the probe timeout (503 and which not)."""
     checks = await gw.readiness()
-    ready = all(v == "ok" for v in checks.values())
-    body = {"status": "ready" if ready else "not ready", "checks": checks}
-    return Response(body, status_code=200 if ready else 503)
+    down = [name for name, state in checks.items() if state != "ok"]
+    body = {"status": "not ready" if down else "ready", "checks": checks, "down": down}
+    if not down:
+        return Response(body, status_code=200)
+    return Response(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
 
 
 ROUTES = [
@@ -235,6 +245,7 @@ ROUTES = [
 
 
 async def _existing(gw: Gateway, table_id: str) -> Loaded:
+    validation.table_id(table_id)  # 400 for what cannot be a table id, 404 below
     loaded = await gw.service.load(table_id)
     if loaded.version == 0:
         raise ApiError(404, "no_such_table", "", f"there is no table {table_id!r}")

@@ -68,8 +68,9 @@ async def play_vs_computer(
     human: SeatKind = "human"
     bot: SeatKind = "bot"
     seats = (human,) + (bot,) * (options.seats - 1)
-    table_id = (await gw.service.create_table(options, seats)).state.table_id
-    _ok(await gw.service.take_seat(table_id, _PLAYER_SEAT, data.player))
+    # The table and its player are one append: a refused name leaves no table behind.
+    created = await gw.service.create_table(options, seats, host=data.player)
+    table_id = created.state.table_id
     outcome = _ok(await gw.service.start(table_id, _PLAYER_SEAT))
     return VsComputer(
         table_id=table_id,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable
@@ -43,6 +42,7 @@ from engine.table import decide as decide_table
 from engine.table import evolve as evolve_table
 from services.bus.port import Bus, BusMessage
 from services.clock.deadlines import turn_deadline
+from services.gateway import validation
 from services.gateway.codec import (
     ENGINE_VERSION,
     decode_event,
@@ -82,7 +82,6 @@ _STACKED_TYPE = "StackedDealRequested"
 # The events that begin a wait with a deadline: a turn (dealt, or the last one discarded)
 # or the discard window after a timeout.
 WAIT_STARTS = frozenset({"CardsDealt", "CardDiscarded", "TurnTimedOut"})
-_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 ChangeListener = Callable[[str, "Loaded"], None]
 
@@ -115,12 +114,15 @@ class Loaded(msgspec.Struct, frozen=True, kw_only=True):
 class _Entry:
     """The cached state of one table; changed only under its lock."""
 
-    __slots__ = ("commands", "stacked", "started", "state", "version")
+    __slots__ = ("commands", "recorded", "stacked", "started", "state", "version")
 
     def __init__(self, version: int, state: TableState) -> None:
         self.version = version
         self.state = state
         self.commands: OrderedDict[str, int] = OrderedDict()  # command id -> last version
+        # command id -> the command recorded with it (JSON), when known, to tell a repeat
+        # from another command sent under the same id
+        self.recorded: dict[str, bytes] = {}
         self.stacked: StackedDeal | bool | None = False  # False: not looked up yet
         self.started: datetime | None = None  # server time of the batch that began the wait
 
@@ -131,15 +133,18 @@ class _Entry:
             deadline=turn_deadline(self.state, self.started),
         )
 
-    def remember(self, command_id: str, version: int) -> None:
+    def remember(self, command_id: str, version: int, command: msgspec.Raw | None = None) -> None:
         self.commands[command_id] = version
         self.commands.move_to_end(command_id)
+        if command is not None:
+            self.recorded[command_id] = bytes(command)
         while len(self.commands) > _RECENT_COMMANDS:
-            self.commands.popitem(last=False)
+            old, _ = self.commands.popitem(last=False)
+            self.recorded.pop(old, None)
 
     def fold(self, rows: list[StoredEvent]) -> None:
         for row in rows:
-            self.remember(row.metadata.command_id, row.version)
+            self.remember(row.metadata.command_id, row.version, row.metadata.command)
             if row.version == self.version + 1:
                 self.state = evolve_table(self.state, decode_event(row))
                 self.version = row.version
@@ -149,7 +154,7 @@ class _Entry:
 
 def valid_table_id(table_id: str) -> bool:
     """Ids this service makes (hex) or any short name that can be a bus subject token."""
-    return _TABLE_ID.fullmatch(table_id) is not None
+    return validation.valid_table_id(table_id)
 
 
 def setup_stream(table_id: str) -> str:
@@ -192,11 +197,21 @@ class TableService:
         options: BanakilOptions,
         seats: tuple[SeatKind, ...],
         stacked: StackedDeal | None = None,
+        host: str | None = None,
     ) -> Loaded:
-        """A new table (PF-ROOM-2); RuleViolation when the options or seats cannot work."""
+        """A new table (PF-ROOM-2), with the player named `host` in the host's seat if one
+        is given; RuleViolation when the options, seats or name cannot work.
+
+        The table and its host are decided together and appended as ONE batch: a name or
+        a seat that is refused, or a store that fails, can never leave behind an open
+        table that nobody sits at."""
         table_id = secrets.token_hex(8)
-        command = CreateTable(options=options, seats=seats)
+        command: Any = CreateTable(options=options, seats=seats)
         state = _fold(new_table(table_id), decide_table(new_table(table_id), SYSTEM, command))
+        if host is not None:
+            sit = TakeSeat(seat=state.host, player=validation.player_name(host))
+            decide_table(state, SYSTEM, sit)  # refused here, before anything is written
+            command = (command, sit)  # decided in turn by _execute, appended together
         if stacked is not None:
             assert state.game_state is not None
             # Checked now, so that a bad deck is refused before anything is written.
@@ -217,10 +232,17 @@ class TableService:
         return await self.load(table_id)
 
     async def take_seat(self, table_id: str, seat: int, player: str) -> Outcome:
+        """Seat the player named `player` (trimmed; refused as `invalid_name` when it is not
+        a name, see validation.py)."""
         # A fresh command id: a second claim of the same seat must be refused, never be
         # taken for a repeat of the first (that would hand out the first player's seat).
-        command = TakeSeat(seat=seat, player=player)
-        return await self.handle(table_id, SYSTEM, command, f"seat:{secrets.token_hex(8)}")
+        command_id = f"seat:{secrets.token_hex(8)}"
+        try:
+            command = TakeSeat(seat=seat, player=validation.player_name(player))
+        except RuleViolation as exc:  # refused before the table is even read
+            cached = self._cache.get(table_id)
+            return _rejected(command_id, cached.version if cached else 0, exc)
+        return await self.handle(table_id, SYSTEM, command, command_id)
 
     async def start(self, table_id: str, seat: int) -> Outcome:
         return await self.handle(table_id, seat, StartTable(), "start")
@@ -361,13 +383,11 @@ class TableService:
             async with self._lock(table_id):
                 known = entry.commands.get(command_id)
                 if known is not None:
-                    return Outcome(
-                        command_id=command_id, accepted=True, version=known, duplicate=True
-                    )
+                    return await self._repeat(table_id, entry, command_id, known, command, player)
                 try:
                     if player:  # on the state the command is decided on: no race with it
                         _check_player(entry.state, seat)
-                    events = decide_table(entry.state, seat, command)
+                    events = _decide(entry.state, seat, command)
                 except RuleViolation as exc:
                     return _rejected(command_id, entry.version, exc)
                 expected = entry.version
@@ -386,12 +406,8 @@ class TableService:
                     continue  # decide again on what the other writer left
                 if result.duplicate:
                     await self._catch_up_and_tell(table_id, entry)
-                    return Outcome(
-                        command_id=command_id,
-                        accepted=True,
-                        version=result.last_version,
-                        duplicate=True,
-                    )
+                    last = result.last_version
+                    return await self._repeat(table_id, entry, command_id, last, command, player)
                 stored = _stored(table_id, expected, new, metadata, result.positions)
                 entry.fold(stored)
                 state, version = entry.state, entry.version
@@ -402,6 +418,43 @@ class TableService:
             return Outcome(command_id=command_id, accepted=True, version=version)
         busy = RuleViolation("busy", "", "the table kept changing; send the command again")
         return _rejected(command_id, (await self.load(table_id)).version, busy)
+
+    async def _repeat(
+        self,
+        table_id: str,
+        entry: _Entry,
+        command_id: str,
+        version: int,
+        command: Any,
+        player: bool,
+    ) -> Outcome:
+        """The answer to a command id already used: its first outcome, appending nothing.
+
+        A player's id that names ANOTHER command than the one recorded under it is refused
+        (`command_id_reused`): answering "accepted, duplicate" would tell the client that a
+        move it never made was made. The system's ids are derived from the state they were
+        decided on (`auto:<version>`, `timeout:<deal>:<turn>:...`), so one id always names
+        one decision and is not compared. A command recorded without its JSON (before the
+        service kept it) cannot be compared and counts as the same."""
+        if player:
+            recorded = entry.recorded.get(command_id)
+            if recorded is None:
+                recorded = await self._recorded_command(table_id, version)
+            if recorded is not None and not _same_command(recorded, encode_command(command)):
+                reused = RuleViolation(
+                    "command_id_reused",
+                    "",
+                    f"the command id {command_id!r} was already used for another command; "
+                    "send a new command under a new id",
+                )
+                return _rejected(command_id, entry.version, reused)
+        return Outcome(command_id=command_id, accepted=True, version=version, duplicate=True)
+
+    async def _recorded_command(self, table_id: str, version: int) -> bytes | None:
+        """The command recorded with the append that ends at `version` (JSON), if any."""
+        rows = await self._store.read_stream(table_id, version - 1)
+        found = next((r for r in rows if r.version == version), None)
+        return None if found is None else bytes(found.metadata.command)
 
     async def _entry(self, table_id: str) -> _Entry:
         entry = self._cache.get(table_id)
@@ -481,6 +534,26 @@ class TableService:
             found = [r for r in rows if r.type == _STACKED_TYPE]
             entry.stacked = msgspec.json.decode(found[0].data, type=StackedDeal) if found else None
         return entry.stacked if isinstance(entry.stacked, StackedDeal) else None
+
+
+def _decide(state: TableState, seat: int, command: Any) -> tuple[AnyEvent, ...]:
+    """The events of one command, or of a tuple of commands each decided on the state the
+    ones before it leave (a table and its host: one append, see create_table)."""
+    if not isinstance(command, tuple):
+        return decide_table(state, seat, command)
+    events: list[AnyEvent] = []
+    for one in command:
+        decided = decide_table(state, seat, one)
+        state = _fold(state, decided)
+        events.extend(decided)
+    return tuple(events)
+
+
+def _same_command(recorded: bytes, sent: msgspec.Raw) -> bool:
+    """The same command, as JSON values: the store may give back other bytes (PostgreSQL's
+    jsonb orders keys its own way). Unknown (JSON null) counts as the same."""
+    before = msgspec.json.decode(recorded)
+    return before is None or bool(before == msgspec.json.decode(bytes(sent)))
 
 
 def _fold(state: TableState, events: tuple[AnyEvent, ...]) -> TableState:

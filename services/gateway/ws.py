@@ -2,12 +2,19 @@
 
 The seat comes from the token, never from a message: a client can only act for itself.
 Message formats are in `services/gateway/messages.py`.
+
+Whatever a client sends is answered, never met with a silent close: a malformed message, a
+command id that is not one (validation.py), JSON nested too deeply (limits.py) is a
+"rejected" message, logged when it is not an ordinary mistake. When the store cannot be
+reached (outage.py) a command is rejected as `unavailable`, saying which part is down, and
+a socket that cannot be seated gets an "error" and closes with 1013 (try again later).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import re
 from typing import Any
 
 from litestar import WebSocket, websocket
@@ -16,7 +23,9 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
 from engine.errors import RuleViolation
+from services.gateway import validation
 from services.gateway.hub import Session
+from services.gateway.limits import too_deep
 from services.gateway.messages import (
     accepted,
     command_id_of,
@@ -24,7 +33,7 @@ from services.gateway.messages import (
     missed,
     rejected,
 )
-from services.gateway.tables import valid_table_id
+from services.gateway.outage import UNAVAILABLE_CODE, down_part, unavailable_message
 from services.gateway.tokens import refusal, seat_of
 from services.gateway.wiring import Gateway
 
@@ -34,8 +43,8 @@ _BAD_REQUEST = 4400
 _BAD_TOKEN = 4401
 _NOT_FOUND = 4404
 _TRY_AGAIN = 1013
-_UNAVAILABLE = RuleViolation("unavailable", "", "the table cannot be reached now; try again")
 _log = logging.getLogger(__name__)
+_ID_PREFIX = re.compile(rb'"command_id"\s*:\s*"([!-~]{1,128}?)"')
 
 
 @websocket("/tables/{table_id:str}/ws")
@@ -43,9 +52,10 @@ async def table_socket(
     socket: WebSocket[Any, Any, Any], table_id: FromPath[str], gw: NamedDependency[Gateway]
 ) -> None:
     await socket.accept()
-    if not valid_table_id(table_id):
-        error = RuleViolation("no_such_table", "", f"there is no table {table_id!r}")
-        return await _refuse(socket, error, _NOT_FOUND)
+    try:
+        validation.table_id(table_id)
+    except RuleViolation as malformed:
+        return await _refuse(socket, malformed, _BAD_REQUEST)
     params = socket.query_params
     token, since_text = params.get("token"), params.get("since")
     seat = None
@@ -65,17 +75,18 @@ async def table_socket(
     try:
         try:
             loaded = await gw.hub.join(session)
-        except Exception:
-            _log.exception("cannot seat a socket at %s", table_id)
-            return await _refuse(socket, _UNAVAILABLE, _TRY_AGAIN)
-        if loaded.version == 0:
-            error = RuleViolation("no_such_table", "", f"there is no table {table_id!r}")
-            return await _refuse(socket, error, _NOT_FOUND)
-        then = []
-        if since is not None:
-            events = await gw.service.events(table_id, since)
-            events = [(v, e) for v, e in events if v <= loaded.version]
-            then.append(missed(since, loaded.version, events, seat))
+            if loaded.version == 0:
+                error = RuleViolation("no_such_table", "", f"there is no table {table_id!r}")
+                return await _refuse(socket, error, _NOT_FOUND)
+            then = []
+            if since is not None:
+                events = await gw.service.events(table_id, since)
+                events = [(v, e) for v, e in events if v <= loaded.version]
+                then.append(missed(since, loaded.version, events, seat))
+        except Exception as exc:
+            return await _refuse(
+                socket, _unavailable(exc, f"seating a socket at {table_id}"), _TRY_AGAIN
+            )
         await session.greet(loaded, then)
         await gw.presence.arrived(session)  # PF-CONN-2: back within the grace, or later
         await _follow_up(gw, table_id)  # in case a gateway died before doing it
@@ -98,8 +109,14 @@ async def _serve(socket: WebSocket[Any, Any, Any], session: Session, gw: Gateway
         raw = text.encode() if text is not None else data or b""
         try:
             client_id, command = decode_client(raw, limit)
+            validation.command_id(client_id)
         except RuleViolation as exc:
             await session.send(rejected(None if len(raw) > limit else command_id_of(raw), exc))
+            continue
+        except RecursionError:  # msgspec's answer to nesting deeper than it follows
+            _log.warning("socket at %s sent JSON nested too deeply", session.table_id)
+            # The id is read without decoding the rest; absent or nested, it is null.
+            await session.send(rejected(_shallow_id(raw), too_deep()))
             continue
         if session.seat is None:
             refusal = RuleViolation("spectator", "PF-SEAT-1", "a spectator cannot send commands")
@@ -112,9 +129,9 @@ async def _serve(socket: WebSocket[Any, Any, Any], session: Session, gw: Gateway
             outcome = await gw.service.handle(
                 session.table_id, session.seat, command, command_id, follow_up=False, player=True
             )
-        except Exception:  # the store is unreachable: the command may be sent again
-            _log.exception("command %s at %s failed", command_id, session.table_id)
-            await session.send(rejected(client_id, _UNAVAILABLE))
+        except Exception as exc:  # the store is unreachable: the command may be sent again
+            why = _unavailable(exc, f"command {command_id} at {session.table_id}")
+            await session.send(rejected(client_id, why))
             continue
         if outcome.rejection is not None:
             await session.send(rejected(client_id, outcome.rejection))
@@ -128,6 +145,23 @@ async def _follow_up(gw: Gateway, table_id: str) -> None:
         await gw.service.follow_up(table_id)
     except Exception:  # the next command or connection at this table tries again
         _log.exception("follow-ups at %s failed", table_id)
+
+
+def _unavailable(exc: Exception, doing: str) -> RuleViolation:
+    """The refusal for a failure while `doing` something: `unavailable`, naming the part
+    that is down when it is known (logged in one line), else logged with its traceback."""
+    part = down_part(exc)
+    if part is not None:
+        _log.warning("%s: %s is down (%r)", doing, part, exc)
+    else:
+        _log.exception("%s failed", doing, exc_info=exc)
+    return RuleViolation(UNAVAILABLE_CODE, "", unavailable_message(part))
+
+
+def _shallow_id(raw: bytes) -> str | None:
+    """The command id of a message too deep to decode, if it is written before the depth."""
+    found = _ID_PREFIX.search(raw[:512])
+    return found.group(1).decode() if found is not None else None
 
 
 async def _refuse(socket: WebSocket[Any, Any, Any], error: RuleViolation, code: int) -> None:

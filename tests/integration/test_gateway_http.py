@@ -217,7 +217,7 @@ async def test_bad_requests_are_refused_and_append_nothing(
         (await http.post("/tables", json={"seats": ["human"] * 3}), 422, "bad_seats"),
         (await http.post("/tables", json={"seats": ["bot"] * 4}), 422, "no_humans"),
         (await http.post("/tables", json={"deck": ["AS"] * 106}), 403, "stacked_decks_off"),
-        (await http.post("/tables", json={"player": ""}), 400, "bad_request"),
+        (await http.post("/tables", json={"player": ""}), 400, "invalid_name"),
         (
             await http.post(f"/tables/{table_id}/seats/2", json={"player": "Imposter"}),
             409,
