@@ -15,6 +15,11 @@ store (every `save_every` seconds while the log moves), and a new process starts
 newest one and reads only the log after it. The snapshot is a cache, never the truth: one
 written by another engine version is not read, one that cannot be read is ignored, and
 with none the model is folded from the start as before.
+
+Rows are opened with the process's seed key (`services/gateway/codec.py`): the bots play
+from the hands, which rest sealed, and the saved checkpoint holds them too, so it is
+sealed whole like a table's snapshot. A row or a checkpoint sealed with another key is an
+error of the process (KeyMismatch, raised), never a table's fault: no table is held for it.
 """
 
 from __future__ import annotations
@@ -27,9 +32,10 @@ from typing import Protocol
 
 import msgspec
 
-from engine.table import AnyEvent, TableState, new_table
+from engine.table import TableState, new_table
 from engine.table import evolve as evolve_table
-from services.gateway.codec import ENGINE_VERSION
+from services.gateway.codec import ENGINE_VERSION, decode_event, open_snapshot, seal_snapshot
+from services.gateway.hidden import KeyMismatch, Unreadable
 from services.store.port import Checkpoint, Snapshot, StoredEvent
 
 __all__ = [
@@ -46,9 +52,6 @@ _log = logging.getLogger(__name__)
 _PAGE = 1_000
 _SAVE_EVERY = 30.0  # seconds between saved checkpoints while the log moves
 _MAX_VERSION = 2**31 - 1  # the snapshot's version is an SQL integer
-# Events as stored: a deal's secret stays sealed (services/gateway/sealing.py). Timers do
-# not need it, so this model needs no seed key and never fails for want of one.
-_EVENT = msgspec.json.Decoder(AnyEvent)
 
 # (phase, deal, turn number, discard window): what a playing table waits for now. A turn's
 # timer runs from the moment this last changed; the same turn of another deal, or the
@@ -185,7 +188,7 @@ class TablesInPlay:
             stream_id=self._saved_as,
             version=max(1, min(self._rows, _MAX_VERSION)),
             engine_version=self._engine_version,
-            state=msgspec.json.encode(saved),
+            state=seal_snapshot(self._saved_as, msgspec.json.encode(saved)),
         )
         self._saved_at = time.monotonic()
         try:
@@ -202,8 +205,8 @@ class TablesInPlay:
         if snapshot is None:
             return
         try:
-            saved = msgspec.json.decode(snapshot.state, type=_Saved)
-        except msgspec.DecodeError:
+            saved = msgspec.json.decode(open_snapshot(self._saved_as, snapshot.state), type=_Saved)
+        except (msgspec.DecodeError, Unreadable):
             _log.warning("%s cannot be read; folding the log from the start", self._saved_as)
             return
         self._checkpoint = saved.checkpoint
@@ -226,8 +229,11 @@ class TablesInPlay:
             return False  # never happens: the log gives each stream in version order
         before = tracked.state
         try:
-            event = _EVENT.decode(row.data)
-        except msgspec.DecodeError:  # written by a newer version: skip the table, not all
+            # Hidden cards opened, the deal's secret left sealed: this model never deals.
+            event = decode_event(row, secret=False)
+        except KeyMismatch:  # this process's key is wrong, for every table: not skipped
+            raise
+        except (msgspec.DecodeError, Unreadable):  # a newer version, or an altered row
             _log.exception("cannot read %s:%d; the table is left out", row.stream_id, row.version)
             del self._tables[row.stream_id]
             return True

@@ -21,7 +21,13 @@ state the earlier deals left). Each deal carries:
   reveal), and the revealed secret is the record's `seed.secret`.
 
 Only finished deals have records: before the reveal there is nothing to verify, and the
-secret must not come out (PF-FAIR-3).
+secret must not come out (PF-FAIR-3). A table's log is read in its public form (hidden
+cards as "??", `services/gateway/hidden.py`); the rows of a deal are opened with the seed
+key only when its record is made, after its reveal, so that the record holds the hands as
+they were dealt and stored. The verifier checks those stored cards against the revealed
+seed: re-deriving them from the seed instead would let a stored hand that differs from
+the shuffle pass unseen. A process with another seed key gets RecordProblem (500) saying
+so, never a record with cards it could not read.
 """
 
 from __future__ import annotations
@@ -48,6 +54,8 @@ from engine.banakil.options import PRESETS, BanakilOptions, options_from
 from engine.cards import faces
 from engine.replay import DealRecord, Record, SeatCommand, Seed
 from engine.table import AnyEvent, SeatTaken, TableCreated
+from services.gateway.codec import decode_event, decode_event_sealed
+from services.gateway.sealing import SealError
 from services.store.port import EventStore, StoredEvent
 
 __all__ = [
@@ -61,7 +69,6 @@ __all__ = [
 ]
 
 _DEAL_ID = re.compile(r"(?P<table>[A-Za-z0-9_-]{1,64})-(?P<deal>[1-9][0-9]{0,8})")
-_EVENT = msgspec.json.Decoder(AnyEvent)
 _COMMAND = msgspec.json.Decoder(Command)
 _NULL = b"null"
 
@@ -103,14 +110,16 @@ class FinishedDeal(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class _Append:
-    """One accepted command: its seat, the command as recorded, the events it caused."""
+    """One accepted command: its seat, the command as recorded, the events it caused (in
+    their public form) and the rows they were read from."""
 
-    __slots__ = ("command", "events", "last", "seat")
+    __slots__ = ("command", "events", "last", "rows", "seat")
 
     def __init__(self, row: StoredEvent) -> None:
         self.seat = row.metadata.seat
         self.command = row.metadata.command
         self.events: list[AnyEvent] = []
+        self.rows: list[StoredEvent] = []
         self.last = row
 
 
@@ -142,8 +151,9 @@ class TableLog:
             if starts:
                 current = _Append(row)
             assert current is not None
-            event = _EVENT.decode(row.data)  # the secret stays sealed: it is not needed
+            event = decode_event_sealed(row.data)  # public: nothing is opened yet
             current.events.append(event)
+            current.rows.append(row)
             current.last = row
             game = isinstance(event, EVENT_TYPES)
             if starts and game:  # presence and other table commands are not the game's
@@ -200,7 +210,14 @@ class TableLog:
                 )
             command = _COMMAND.decode(raw)
             commands.append(SeatCommand(seat=append.seat, command=command))
-        events = deal.events()
+        public = deal.events()
+        if isinstance(public[0], SeedCommitted) and not any(
+            isinstance(e, SeedRevealed) for e in public
+        ):  # a deal without a secret to reveal is stacked; this one is not
+            raise RecordProblem(
+                409, "deal_not_finished", "PF-FAIR-3", f"deal {where} has not been revealed"
+            )
+        events = self._opened(deal)
         first = events[0]
         if isinstance(first, DeckStacked):
             return DealRecord(
@@ -211,11 +228,7 @@ class TableLog:
                 events=tuple(events),
             )
         assert isinstance(first, SeedCommitted)  # a deal starts with one or the other
-        revealed = next((e for e in events if isinstance(e, SeedRevealed)), None)
-        if revealed is None:  # a deal without a secret to reveal is stacked; this one is not
-            raise RecordProblem(
-                409, "deal_not_finished", "PF-FAIR-3", f"deal {where} has not been revealed"
-            )
+        revealed = next(e for e in events if isinstance(e, SeedRevealed))
         seeds = [""] * len(self.created.seats if self.created else ())
         for event in events:
             if isinstance(event, ClientSeedSent):
@@ -226,6 +239,20 @@ class TableLog:
             commands=tuple(commands),
             events=tuple(events),
         )
+
+    def _opened(self, deal: _Deal) -> list[Event]:
+        """The deal's events as stored, hidden cards opened (after its reveal); the
+        commitment's secret is left sealed: the record takes the revealed one."""
+        try:
+            opened = [decode_event(r, secret=False) for a in deal.appends for r in a.rows]
+            return opened  # type: ignore[return-value]
+        except SealError as exc:
+            raise RecordProblem(
+                500,
+                "cannot_open_sealed",
+                "",
+                f"deal {deal_id(self.table_id, deal.number)}: {exc}",
+            ) from None
 
 
 def record_options_of(options: BanakilOptions) -> dict[str, Any]:

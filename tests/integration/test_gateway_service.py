@@ -16,7 +16,7 @@ from engine.replay import Record, decode_record, record_options
 from engine.table import Disconnect, StartTable, TableState
 from services.bots.worker import BotsWorker
 from services.bus.port import Bus, BusMessage, PublishResult
-from services.gateway.codec import ENGINE_VERSION, encode_state
+from services.gateway.codec import ENGINE_VERSION, decode_state
 from services.gateway.followups import StackedDeal
 from services.gateway.messages import view_message
 from services.gateway.tables import TableService
@@ -230,7 +230,8 @@ async def test_a_table_loads_from_its_snapshot_and_tail_like_a_full_fold(
     assert snapshot is not None and 4 <= snapshot.version <= version
 
     folded: list[TableState] = await states_by_version(adapters.store, table_id)
-    assert snapshot.state == encode_state(folded[snapshot.version])
+    # Sealed whole with a fresh nonce (issue 10 item 3): compared opened, not as bytes.
+    assert decode_state(snapshot.state, table_id) == folded[snapshot.version]
     loaded = await TableService(adapters.store, adapters.bus).load(table_id)
     assert loaded.version == version
     assert msgspec.json.encode(loaded.state) == msgspec.json.encode(folded[-1])

@@ -2,6 +2,9 @@
 NATS bus): the deal verifies over HTTP and from the command line; its secret is nowhere in
 plain form (events table, snapshots, views, bus) before the reveal; and each kind of
 tampering with the stored log is caught at the check it breaks (PF-FAIR-1..7, PF-EX-8).
+Hidden cards rest sealed for their table (services/gateway/hidden.py): a tamperer that
+changes them, or copies a table, holds the seed key and seals again (an operator); one
+without the key can only break a seal, and the verifier says so.
 """
 
 from __future__ import annotations
@@ -21,15 +24,16 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import httpx
 import pytest
+from msgspec.structs import replace
 
 from engine import banakil
 from engine.banakil.autoplay import random_step
-from engine.banakil.messages import SendClientSeed
+from engine.banakil.messages import CardDrawn, CardsDealt, SendClientSeed
 from engine.verify import verify_record
 from services.bus.nats import NatsBus
 from services.bus.port import BusMessage, Subscription
 from services.gateway.app import create_app
-from services.gateway.codec import encode_json
+from services.gateway.codec import decode_event, encode_event, encode_json
 from services.gateway.hub import table_view
 from services.gateway.seeds import SeedTiming
 from services.gateway.settings import Settings
@@ -219,7 +223,8 @@ async def test_the_secret_is_not_readable_before_the_reveal_pf_fair_3(played: Pl
     secret = played.secret
     assert len(played.dumps) >= 5
     for dump, snapshots in played.dumps:
-        assert dump.count("enc:v1:") >= 1 + snapshots  # the event, and the snapshot if any
+        assert dump.count("enc:v1:") >= 1  # the event; a snapshot is sealed whole
+        assert dump.count("sahra-sealed:v1:") == snapshots
         assert secret not in dump
     assert played.dumps[-1][1] == 1  # snapshot_every=5: one was taken during the deal
     before = [v for version, v in played.views if version < played.reveal_version]
@@ -234,16 +239,37 @@ async def test_the_secret_is_not_readable_before_the_reveal_pf_fair_3(played: Pl
 
 
 async def _copy(conn: asyncpg.Connection[Any], table_id: str) -> str:
-    """A copy of a table's stream under a new id, to tamper with."""
+    """A copy of a table's stream under a new id, to tamper with: what is sealed for the
+    table is opened and sealed again for the copy, as only a holder of the key can."""
     copy = f"tampered{secrets.token_hex(6)}"
-    await conn.execute(
-        "INSERT INTO events (stream_id, version, type, data, metadata, command_id) "
-        "SELECT $2, version, type, data, metadata, command_id FROM events "
+    rows = await conn.fetch(
+        "SELECT version, type, data::text, metadata::text, command_id FROM events "
         "WHERE stream_id = $1 ORDER BY version",
         table_id,
-        copy,
     )
+    for version, kind, data, metadata, command_id in rows:
+        event = decode_event(data.encode(), table_id)
+        await conn.execute(
+            "INSERT INTO events (stream_id, version, type, data, metadata, command_id) "
+            "VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6)",
+            copy,
+            version,
+            kind,
+            encode_event(event, copy).data.decode(),
+            metadata,
+            command_id,
+        )
     return copy
+
+
+async def _reseal(conn: asyncpg.Connection[Any], stream: str, version: int, event: Any) -> None:
+    """Replace a stored event, sealed for its stream (a tamperer holding the key)."""
+    await conn.execute(
+        "UPDATE events SET data = $3::jsonb WHERE stream_id = $1 AND version = $2",
+        stream,
+        version,
+        encode_event(event, stream).data.decode(),
+    )
 
 
 async def _version(conn: asyncpg.Connection[Any], stream: str, kind: str, nth: int = 0) -> int:
@@ -283,14 +309,18 @@ async def _tamper(conn: asyncpg.Connection[Any], stream: str, kind: str) -> int:
         await _set(conn, stream, v, "{commitment}", "ab" * 32)
     elif kind == "dealt card":
         v = await _version(conn, stream, "CardsDealt")
-        dealt = await _data(conn, stream, v)
-        dealt["hands"][1][0], dealt["stock"][0] = dealt["stock"][0], dealt["hands"][1][0]
-        await _set(conn, stream, v, "{hands}", dealt["hands"])
-        await _set(conn, stream, v, "{stock}", dealt["stock"])
+        dealt = decode_event(json.dumps(await _data(conn, stream, v)).encode(), stream)
+        assert isinstance(dealt, CardsDealt)
+        hands, stock = [list(h) for h in dealt.hands], list(dealt.stock)
+        hands[1][0], stock[0] = stock[0], hands[1][0]
+        changed = replace(dealt, hands=tuple(tuple(h) for h in hands), stock=tuple(stock))
+        await _reseal(conn, stream, v, changed)
     elif kind == "drawn card":
         v = await _version(conn, stream, "CardDrawn", 2)
-        card = (await _data(conn, stream, v))["card"]
-        await _set(conn, stream, v, "{card}", "JK#2" if card != "JK#2" else "JK#1")
+        drawn = decode_event(json.dumps(await _data(conn, stream, v)).encode(), stream)
+        assert isinstance(drawn, CardDrawn)
+        card = "JK#2" if drawn.card != "JK#2" else "JK#1"
+        await _reseal(conn, stream, v, replace(drawn, card=card))
     elif kind == "score":
         v = await _version(conn, stream, "DealScored")
         score = (await _data(conn, stream, v))["teams"][0]["score"]
@@ -324,8 +354,11 @@ async def _tamper(conn: asyncpg.Connection[Any], stream: str, kind: str) -> int:
             "AND version > 1000000",
             stream,
         )
-        forged = {"type": "CardDrawn", "seat": drawn["seat"], "card": drawn["card"]}
-        meta = {"command_id": "forged", "seat": drawn["seat"], "command": {"type": "Draw"}}
+        # The draw before, replayed as it is stored: its sealed card opens here too (the
+        # seal binds the table and the type, not the version), and the rules refuse it.
+        forged = drawn
+        seat = drawn["public"]["seat"]
+        meta = {"command_id": "forged", "seat": seat, "command": {"type": "Draw"}}
         await conn.execute(
             "INSERT INTO events (stream_id, version, type, data, metadata, command_id) "
             "VALUES ($1, $2, 'CardDrawn', $3::jsonb, $4::jsonb, 'forged')",
@@ -378,6 +411,27 @@ async def test_tampering_with_the_stored_log_is_caught_at_its_check(
             "detail": "the revealed seed hashes to the commitment shown before the deal",
             "difference": None,
         }
+
+
+async def test_a_seal_broken_without_the_key_is_reported_not_verified(
+    played: Played, http: httpx.AsyncClient, database_url: str
+) -> None:
+    """A reader of the database without the seed key cannot change a hidden card: the
+    most it can do is break its seal, and the deal then has no record (and no verdict)."""
+    conn = await asyncpg.connect(database_url)
+    try:
+        copy = await _copy(conn, played.table_id)
+        v = await _version(conn, copy, "CardsDealt")
+        sealed = (await _data(conn, copy, v))["sealed"]
+        await _set(
+            conn, copy, v, "{sealed}", sealed[:-6] + ("AAAA==" if sealed[-6] != "A" else "BBBB==")
+        )
+    finally:
+        await conn.close()
+    answer = await http.get(f"/verify/{copy}-1")
+    assert answer.status_code == 500
+    assert answer.json()["code"] == "cannot_open_sealed"
+    assert "does not open: it was altered" in answer.json()["message"]
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

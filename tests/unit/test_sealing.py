@@ -1,24 +1,27 @@
-"""Deal secrets at rest: sealed in every stored event and snapshot, open in the service
-(PF-FAIR-3: the secret comes out only when the deal ends)."""
+"""Deal secrets and hidden cards at rest: sealed in every stored event and snapshot, open
+in the service (PF-FAIR-3: nothing private comes out before the deal ends)."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import logging
 import os
 import stat
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
 
 from engine import banakil, fair
-from engine.banakil.messages import CommitSeed, SeedCommitted
+from engine.banakil.messages import CardDrawn, CardsDealt, CommitSeed, DeckStacked, SeedCommitted
+from engine.banakil.redact import redact
 from engine.table import CreateTable, TableState, new_table
 from engine.table import decide as decide_table
 from engine.table import evolve as evolve_table
-from services.gateway import sealing
+from services.gateway import hidden, sealing
 from services.gateway.codec import (
     decode_event,
     decode_event_sealed,
@@ -26,6 +29,8 @@ from services.gateway.codec import (
     encode_command,
     encode_event,
     encode_state,
+    open_snapshot,
+    seal_snapshot,
 )
 from services.store.port import Metadata, StoredEvent
 
@@ -81,17 +86,118 @@ def test_the_codec_never_writes_a_secret_in_plain_form() -> None:
     assert SECRET.encode() not in bytes(encode_command(CommitSeed(secret=SECRET)))
 
 
-def test_a_snapshot_keeps_the_secret_sealed() -> None:
-    state: TableState = new_table("table-b")
+def _seeded_table(table_id: str) -> TableState:
+    state: TableState = new_table(table_id)
     command = CreateTable(options=banakil.options_from("sahrat"), seats=("human",) * 4)
     for event in decide_table(state, 0, command):
         state = evolve_table(state, event)
     assert state.game_state is not None
     events = banakil.decide(state.game_state, 0, CommitSeed(secret=SECRET))
-    state = msgspec.structs.replace(state, game_state=banakil.evolve(state.game_state, events[0]))
+    return msgspec.structs.replace(state, game_state=banakil.evolve(state.game_state, events[0]))
+
+
+def _row(stream_id: str, kind: str, data: bytes) -> StoredEvent:
+    return StoredEvent(
+        position=1,
+        stream_id=stream_id,
+        version=1,
+        type=kind,
+        data=data,
+        metadata=Metadata(command_id="c"),
+        recorded_at=datetime(2026, 1, 1, tzinfo=UTC),
+    )
+
+
+def test_a_snapshot_is_sealed_whole_for_its_table() -> None:
+    state = _seeded_table("table-b")
     data = encode_state(state)
-    assert SECRET.encode() not in data and b"enc:v1:" in data
-    assert decode_state(data) == state
+    assert data.startswith(b"sahra-sealed:v1:table-b:") and SECRET.encode() not in data
+    assert b"seats" not in data  # nothing of the state shows
+    assert decode_state(data) == decode_state(data, "table-b") == state
+    with pytest.raises(hidden.Unreadable, match="sealed for 'table-b'"):
+        decode_state(data, "table-c")  # another table's snapshot row
+    # A snapshot written before sealing whole (only its secret sealed) is read as it is.
+    game = state.game_state
+    assert game is not None and game.commitment is not None
+    old_secret = sealing.current().seal(SECRET, "table-b", game.deal, game.commitment)
+    old = msgspec.json.encode(
+        msgspec.structs.replace(state, game_state=msgspec.structs.replace(game, secret=old_secret))
+    )
+    assert decode_state(old) == state
+
+
+def test_a_checkpoint_is_sealed_under_its_name() -> None:
+    sealed = seal_snapshot("projection:x", b'{"hands": ["7H#1"]}')
+    assert b"7H#1" not in sealed
+    assert open_snapshot("projection:x", sealed) == b'{"hands": ["7H#1"]}'
+    with pytest.raises(hidden.Unreadable):
+        open_snapshot("projection:y", sealed)
+    assert open_snapshot("projection:x", b'{"old": 1}') == b'{"old": 1}'  # before sealing
+
+
+DEALT = CardsDealt(
+    deal=1,
+    entropy="e",
+    dealer=None,
+    starter=2,
+    hands=(("7H#1", "8H#1"), ("9H#2", "JK#1")),
+    stock=("2C#2", "AS#1", "10D#2"),
+)
+CARDS = ("7H#1", "8H#1", "9H#2", "JK#1", "2C#2", "AS#1", "10D#2")
+
+
+@pytest.mark.parametrize(
+    "event",
+    [DEALT, CardDrawn(seat=3, card="AS#1"), DeckStacked(deal=1, cards=CARDS, dealer=1, cut=4)],
+)
+def test_hidden_cards_rest_sealed_beside_the_public_form_pf_fair_3(event: Any) -> None:
+    stored = encode_event(event, "table-h")
+    assert not [c for c in CARDS if c.encode() in stored.data]
+    assert stored.data.startswith(b'{"public":{"type":')
+    # Without the key: the public form, as a spectator sees the event.
+    assert decode_event_sealed(stored.data) == redact(event, None)
+    # With it, in the service: the event itself, from the row or from its JSON.
+    assert decode_event(_row("table-h", stored.type, stored.data)) == event
+    assert decode_event(stored.data, "table-h") == event
+    with pytest.raises(ValueError, match="stream"):
+        encode_event(event)
+    with pytest.raises(ValueError, match="stream"):
+        decode_event(stored.data)
+    # Two seals of one event differ (a fresh nonce each time).
+    assert encode_event(event, "table-h").data != stored.data
+
+
+def test_a_sealed_event_opens_only_for_its_table_type_and_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stored = encode_event(DEALT, "table-h")
+    with pytest.raises(hidden.Unreadable, match="does not open"):
+        decode_event(_row("table-i", stored.type, stored.data))  # copied to another table
+    with pytest.raises(hidden.Unreadable, match="does not open"):
+        decode_event(_row("table-h", "CardDrawn", stored.data))  # passed off as another event
+    envelope = msgspec.json.decode(stored.data)
+    body = bytearray(base64.b64decode(envelope["sealed"][len(hidden.PREFIX) :]))
+    body[-1] ^= 1
+    envelope["sealed"] = hidden.PREFIX + base64.b64encode(bytes(body)).decode()
+    with pytest.raises(hidden.Unreadable, match="altered"):
+        decode_event(_row("table-h", stored.type, msgspec.json.encode(envelope)))
+    envelope["sealed"] = hidden.PREFIX + "not base64!"
+    with pytest.raises(hidden.Unreadable, match="malformed"):
+        decode_event(_row("table-h", stored.type, msgspec.json.encode(envelope)))
+    # Another seed key says so, with both fingerprints (never deals a wrong card).
+    mine = sealing.current().fingerprint
+    other = sealing.Sealer(bytes(range(32, 64)))
+    monkeypatch.setitem(sealing._installed, "key", other)  # restored after the test
+    with pytest.raises(hidden.KeyMismatch, match=f"fingerprint {mine}.*{other.fingerprint}"):
+        decode_event(_row("table-h", stored.type, stored.data))
+
+
+def test_rows_written_before_sealing_are_read_as_they_are() -> None:
+    old = msgspec.json.encode(DEALT)  # a CardsDealt as stored before this change
+    assert decode_event(_row("table-o", "CardsDealt", old)) == DEALT
+    assert decode_event_sealed(old) == DEALT
+    public = msgspec.json.encode(CardDrawn(seat=1, card="3D#1"))
+    assert decode_event(public, "table-o") == CardDrawn(seat=1, card="3D#1")
 
 
 def test_the_key_comes_from_the_environment_or_a_private_file(
