@@ -13,7 +13,7 @@
 | SAHRA_MIGRATIONS_DIR | migrations/ of the checkout | the SQL files `sahra migrate` applies |
 | SAHRA_SEED_KEY | `seed.key` in the data dir | 64 hex: seals deal secrets at rest (see below) |
 | SAHRA_SEED_WINDOW_SECONDS | 3 | the seats' time for client seeds before a deal (0: none) |
-| SAHRA_CUT_SECONDS | 15 | the `classic` host's time to cut before the system cuts (PF-CUT-2/3) |
+| SAHRA_CUT_SECONDS | 15 | the `classic` host's time to cut after the seed window (PF-CUT-2/3) |
 | SAHRA_REVEAL_SECONDS | 8 | the end-of-deal screen before the next deal (PF-REVEAL-3) |
 
 SAHRA_SEED_KEY seals each deal's secret in the store until the deal reveals it
