@@ -175,16 +175,45 @@ def new_meld(
     cards: Sequence[Card], kind: str | None, seat: int, opts: BanakilOptions
 ) -> tuple[str, tuple[Placed, ...]]:
     """Validate a new meld of hand cards; runs are listed low to high (or high to low)."""
-    kind = kind or infer_kind(cards)
+    if kind is not None:
+        return _new_of_kind(cards, kind, seat, opts)
+    guess = infer_kind(cards)
+    try:
+        return _new_of_kind(cards, guess, seat, opts)
+    except RuleViolation as exc:
+        # The other reading, when the guess fails: a set is only ever guessed wrongly beside
+        # a 2 of the ace's or three's suit, and a run stands then only if that 2 is natural
+        # (two real cards); with one real A or 3 and substitutes it is a set (BK-EX-6).
+        try:
+            if guess == "run":
+                return "set", _check_set([Placed(c, seat, "") for c in cards], opts)
+            return "run", _new_run(cards, seat, opts, natural_two=True)
+        except RuleViolation:
+            raise exc from None
+
+
+def _new_of_kind(
+    cards: Sequence[Card], kind: str, seat: int, opts: BanakilOptions
+) -> tuple[str, tuple[Placed, ...]]:
     if kind == "set":
         return "set", _check_set([Placed(c, seat, "") for c in cards], opts)
+    return "run", _new_run(cards, seat, opts)
+
+
+def _new_run(
+    cards: Sequence[Card], seat: int, opts: BanakilOptions, natural_two: bool = False
+) -> tuple[Placed, ...]:
+    """The first legal reading of `cards` as a run (with a natural 2 when asked)."""
     first_error: RuleViolation | None = None
     for seq, suit, start in _run_candidates(list(cards)):
         slots = {start + i: Placed(c, seat, "") for i, c in enumerate(seq)}
         try:
-            return "run", _check_run(slots, suit, opts)
+            run = _check_run(slots, suit, opts)
         except RuleViolation as exc:
             first_error = first_error or exc
+            continue
+        if not natural_two or any(_is_natural(p) for p in run):
+            return run
     if first_error is None:
         raise _bad("too_few_real_cards", "BK-WILD-C1", "a meld needs a real card")
     raise first_error
@@ -194,11 +223,10 @@ def _run_candidates(listed: list[Card]) -> Iterator[tuple[list[Card], str, int]]
     """The readings of a new run, likeliest first: (cards low to high, suit, position of
     the first card). Made one at a time: the first one is nearly always the run."""
     plain = [i for i, c in enumerate(listed) if RANK[c] not in (0, 2)]
-    orders = [listed]
-    if len(plain) >= 2:  # either direction; an ace-high run (Q K A) ends on a "low" rank
-        orders.append(listed[::-1])
-        if _plain_rank(listed[plain[0]]) > _plain_rank(listed[plain[-1]]):
-            orders.reverse()
+    # Either direction; an ace-high run (Q K A) ends on a "low" rank.
+    orders = [listed, listed[::-1]]
+    if len(plain) >= 2 and _plain_rank(listed[plain[0]]) > _plain_rank(listed[plain[-1]]):
+        orders.reverse()
     for seq in orders:
         real = plain if seq is listed else [i for i, c in enumerate(seq) if RANK[c] not in (0, 2)]
         if real:
@@ -235,13 +263,13 @@ def _run_slots(cards: Sequence[Placed]) -> dict[int, Placed]:
     return {first + i: p for i, p in enumerate(cards)}
 
 
-def _floating_pos(occupied: set[int], ends_only: bool) -> int | None:
-    """Default place of a substitute: the single gap if there is one, else the top end,
-    else the bottom end."""
+def _floating_pos(occupied: set[int], ends_only: bool, floating: int) -> int | None:
+    """Default place of one of `floating` substitutes still to place: the first gap when
+    they can fill every gap, else the top end, else the bottom end."""
     lo, hi = min(occupied), max(occupied)
     gaps = [p for p in range(lo, hi + 1) if p not in occupied]
     if gaps:
-        return gaps[0] if len(gaps) == 1 and not ends_only else None
+        return gaps[0] if len(gaps) <= floating and not ends_only else None
     if hi + 1 <= 14 and hi + 1 - lo < 13:
         return hi + 1
     if lo - 1 >= 1:
@@ -259,11 +287,38 @@ def add_to_meld(
     joker_as: str | None = None,
 ) -> tuple[Placed, ...]:
     """Add hand cards to a meld and return its new content (BK-TEAM-3, BK-WILD-C2/S2)."""
-    added = [Placed(c, seat, "") for c in new]
     if kind == "set":
         if wild_as is not None or joker_as is not None:
             raise _bad("bad_wild_target", "BK-AMB-10", "a set's substitutes take a missing suit")
-        return _check_set([*cards, *added], opts, keep=cards)
+        return _check_set([*cards, *(Placed(c, seat, "") for c in new)], opts, keep=cards)
+    # The likeliest reading first; the others only when it fails. An added ace goes to the
+    # nearer end, else the other (BK-MELD-3); a 2 of the run's suit is natural on the rank-2
+    # place (BK-WILD-3), else it may still join as the wild two.
+    suit = _run_suit(cards)
+    ace_ends = (False, True) if any(RANK[c] == 1 for c in new) else (False,)
+    natural = (True, False) if any(RANK[c] == 2 and SUIT[c] == suit for c in new) else (True,)
+    first_error: RuleViolation | None = None
+    for far_ace in ace_ends:
+        for natural_twos in natural:
+            try:
+                return _add_to_run(cards, new, seat, opts, wild_as, joker_as, natural_twos, far_ace)
+            except RuleViolation as exc:
+                first_error = first_error or exc
+    assert first_error is not None
+    raise first_error
+
+
+def _add_to_run(
+    cards: Sequence[Placed],
+    new: Sequence[Card],
+    seat: int,
+    opts: BanakilOptions,
+    wild_as: str | None,
+    joker_as: str | None,
+    natural_twos: bool,
+    far_ace: bool,
+) -> tuple[Placed, ...]:
+    added = [Placed(c, seat, "") for c in new]
     suit = _run_suit(cards)
     slots = _run_slots(cards)
     lo, hi = min(slots), max(slots)
@@ -277,10 +332,11 @@ def add_to_meld(
         if r == 0:
             floating.insert(0, p)  # the joker is placed before a wild two
             continue
-        if r == 2 and not (SUIT[p.card] == suit and (2 not in slots or slots[2] is old_wild)):
-            floating.append(p)
+        natural = natural_twos and SUIT[p.card] == suit and (2 not in slots or slots[2] is old_wild)
+        if r == 2 and (not natural or (old_wild is None and _names_other(wild_as, p.card))):
+            floating.append(p)  # a wild two, also a 2 of the suit named to stand elsewhere
             continue
-        pos = _ace_pos(lo, hi) if r == 1 else r
+        pos = (15 - _ace_pos(lo, hi) if far_ace else _ace_pos(lo, hi)) if r == 1 else r
         if r == 1 and pos in slots and RANK[slots[pos].card] == 1:
             pos = 15 - pos  # the other end: an A-…-K-A run is refused (BK-MELD-3)
         occupant = slots.get(pos)
@@ -299,7 +355,12 @@ def add_to_meld(
     if joker_as is not None and not any(RANK[p.card] == 0 for p in added):
         raise _bad("joker_locked", "BK-JOKER-1", "a joker on the table never changes its card")
     displaced = old_wild is not None and old_wild in floating
-    if old_wild is not None and not displaced and wild_as is not None:
+    if (
+        old_wild is not None
+        and not displaced
+        and wild_as is not None
+        and _names_other(wild_as, old_wild.stands_for)
+    ):
         if opts.wild_two_relocation != "any_position":
             raise _bad(
                 "wild_two_fixed",
@@ -309,7 +370,7 @@ def add_to_meld(
         slots = {k: v for k, v in slots.items() if v is not old_wild}
         floating.append(old_wild)
     ends_only = opts.wild_two_relocation != "any_position"
-    for p in floating:
+    for i, p in enumerate(floating):
         is_joker = RANK[p.card] == 0
         target = joker_as if is_joker else wild_as
         occupied = set(slots)
@@ -328,7 +389,7 @@ def add_to_meld(
                     "wild_two_to_end", "BK-WILD-S2", "the wild two must move to an end of the run"
                 )
         else:
-            found = _floating_pos(occupied, strict_ends)
+            found = _floating_pos(occupied, strict_ends, len(floating) - i)
             if found is None:
                 rule = "BK-WILD-S2" if strict_ends else "BK-MELD-2"
                 if p is old_wild and not strict_ends:
@@ -340,7 +401,35 @@ def add_to_meld(
                 "position_taken", "BK-MELD-2", f"{_pos_face(pos, suit)} is already in the run"
             )
         slots[pos] = p
-    return _check_run(slots, suit, opts)
+    run = _check_run(slots, suit, opts)
+    _check_named(run, added, wild_as, joker_as)
+    return run
+
+
+def _names_other(named: str | None, card: str) -> bool:
+    """`named` is given and is not the face of `card`."""
+    return named is not None and named.strip().upper() != face(card)
+
+
+def _check_named(
+    run: Sequence[Placed], added: Sequence[Placed], wild_as: str | None, joker_as: str | None
+) -> None:
+    """A named place is honoured or the add-on is refused: never silently ignored."""
+    wild = next((p.stands_for for p in run if _is_wild(p)), None)
+    if wild_as is not None and _names_other(wild_as, wild or ""):
+        raise _bad(
+            "bad_wild_target", "BK-WILD-2", f"no wild two of this run can stand for {wild_as}"
+        )
+    joker = next(
+        (p.stands_for for p in run if RANK[p.card] == 0 and p.card in {a.card for a in added}), None
+    )
+    if joker_as is not None and _names_other(joker_as, joker or ""):
+        raise _bad("bad_wild_target", "BK-WILD-2", f"the added joker cannot stand for {joker_as}")
+
+
+def _is_natural(placed: Placed) -> bool:
+    """A 2 standing for itself: the natural 2 of its run (BK-WILD-3)."""
+    return RANK[placed.card] == 2 and placed.stands_for == face(placed.card)
 
 
 def _is_wild(placed: Placed) -> bool:

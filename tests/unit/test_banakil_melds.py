@@ -327,3 +327,19 @@ def test_an_ace_a_natural_two_and_a_joker_are_laid_as_a_run(preset: str) -> None
 def test_an_explicit_kind_is_not_second_guessed(preset: str) -> None:
     """BK-MELD-2: three aces of different suits asked for as a run are not a run."""
     assert refuse(preset, "AS AH AD", kind="run") == ("run_mixed_suits", "BK-MELD-2")
+
+
+# --- found by the oracle of tests/property/meld_oracle.py (issue 10 item 14) ----------------
+
+
+@pytest.mark.parametrize("preset", BOTH)
+@pytest.mark.parametrize(
+    ("text", "laid"),
+    [("3C 2C JK", "JK=AC 2C 3C"), ("JK 2H AH", "AH 2H JK=3H"), ("3S 2S AS", "AS 2S 3S")],
+)
+def test_a_run_with_a_natural_two_listed_high_to_low_is_laid(
+    preset: str, text: str, laid: str
+) -> None:
+    """BK-WILD-3, BK-MELD-2: 3♣ 2♣ JK is the run A♣ 2♣ 3♣ listed high to low (the 2♣ is a
+    natural card, so two real cards); it was read as a set and refused."""
+    assert spec(lay(preset, text)) == laid
