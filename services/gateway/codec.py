@@ -65,6 +65,10 @@ _TAG = msgspec.json.Decoder(_Tag)
 # PostgreSQL's jsonb gives keys back sorted by length, then bytes ("public" first); the
 # other order is what another store could keep. An event's own JSON has neither key.
 _ENVELOPE_STARTS = (b'{"public"', b'{"sealed"')
+# A sealed value is as long as what it seals: padded with JSON whitespace to a multiple of
+# this, so that the length of a sealed CardDrawn does not tell a ten ("10H#1") from
+# another card ("7H#1").
+_PAD = 32
 
 
 def _engine_version() -> str:
@@ -98,7 +102,7 @@ def encode_event(event: AnyEvent, stream_id: str | None = None) -> NewEvent:
             raise ValueError(f"a {kind} hides cards: it is encoded for its stream (stream_id)")
         envelope = _Envelope(
             public=msgspec.Raw(_ENCODER.encode(public)),
-            sealed=hidden.seal_text(stream_id, kind, _ENCODER.encode(event)),
+            sealed=hidden.seal_text(stream_id, kind, _padded(_ENCODER.encode(event))),
         )
         return NewEvent(type=kind, data=_ENCODER.encode(envelope))
     return NewEvent(type=kind, data=_ENCODER.encode(event))
@@ -179,6 +183,10 @@ def seal_snapshot(name: str, data: bytes) -> bytes:
 def open_snapshot(name: str, data: bytes) -> bytes:
     """The bytes `seal_snapshot` sealed under `name`; a plain (older) snapshot as it is."""
     return hidden.open_snapshot(data, name) if hidden.is_sealed_snapshot(data) else data
+
+
+def _padded(data: bytes) -> bytes:
+    return data + b" " * (-len(data) % _PAD)
 
 
 def encode_command(command: object) -> msgspec.Raw:

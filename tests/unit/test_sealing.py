@@ -167,6 +167,15 @@ def test_hidden_cards_rest_sealed_beside_the_public_form_pf_fair_3(event: Any) -
     assert encode_event(event, "table-h").data != stored.data
 
 
+def test_the_length_of_a_sealed_card_does_not_tell_which_card_it_is() -> None:
+    """A ten is written with one character more ("10H#1"): padded, it seals as long."""
+    lengths = {
+        len(encode_event(CardDrawn(seat=4, card=card), "table-h").data)
+        for card in ("10H#1", "7H#1", "JK#4", "AS#2", "10D#2")
+    }
+    assert len(lengths) == 1
+
+
 def test_a_sealed_event_opens_only_for_its_table_type_and_key(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
