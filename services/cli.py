@@ -6,7 +6,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from services import bench_cli, fair_cli, migrate_cli, replay_cli, serve_cli, up_cli
+from services import (
+    bench_cli,
+    fair_cli,
+    migrate_cli,
+    quarantine_cli,
+    replay_cli,
+    serve_cli,
+    up_cli,
+)
 from services.verifier import cli as verify_cli
 
 __all__ = ["main"]
@@ -15,7 +23,8 @@ __all__ = ["main"]
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="sahra", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in (up_cli, serve_cli, migrate_cli, replay_cli, verify_cli, fair_cli, bench_cli):
+    modules = (up_cli, serve_cli, migrate_cli, replay_cli, verify_cli, fair_cli, bench_cli)
+    for module in (*modules, quarantine_cli):
         module.register(sub)
     args = parser.parse_args(argv)
     code: int = args.run(args)

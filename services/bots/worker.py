@@ -13,6 +13,10 @@ and two workers driving the same table send the same moves under the same ids (t
 keeps one). The system's own steps are the follow-ups of whoever wrote last; the worker
 takes one only when it has waited `stale` seconds (the process that should have made it
 died).
+
+A table whose drive fails in any other way than the servers being away, or never
+settles, is quarantined (`services/quarantine.py`): logged once and left alone until
+released, instead of a traceback at every look at the log while the others wait.
 """
 
 from __future__ import annotations
@@ -27,11 +31,13 @@ from services.bots.policy import bot_move, bot_to_act, return_move
 from services.clock.clock import utc_now
 from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay, Tracked
+from services.quarantine import is_transient
 
 __all__ = ["BotsWorker"]
 
 _log = logging.getLogger(__name__)
 _MAX_BACKOFF = 10.0
+_PROCESS = "bots"  # the name this worker quarantines a table under
 
 
 class BotsWorker:
@@ -61,11 +67,17 @@ class BotsWorker:
         await self._tables.catch_up()
         started = 0
         stale = self._now() - self._stale
+        quarantine = self._tables.quarantine
         for tracked in self._tables:
             table_id = tracked.table_id
             if table_id in self._driving or tracked.version <= self._settled.get(table_id, -1):
                 continue  # being driven, or already driven as far as the log shows
-            if not _needs_drive(tracked, stale):
+            try:
+                needed = _needs_drive(tracked, stale)
+            except Exception as error:
+                quarantine.hold(table_id, _PROCESS, error, version=tracked.version)
+                continue
+            if not needed:
                 continue
             self._driving[table_id] = asyncio.create_task(
                 self._drive(table_id), name=f"bots:{table_id}"
@@ -73,6 +85,7 @@ class BotsWorker:
             started += 1
         for table_id in [t for t in self._settled if self._tables.get(t) is None]:
             del self._settled[table_id]
+        await quarantine.flush()  # what the drives held since the last look
         return started
 
     async def idle(self) -> None:
@@ -105,8 +118,14 @@ class BotsWorker:
         try:
             async with self._limit:
                 version = await self._play(table_id)
-        except Exception:
-            _log.exception("bots: driving %s failed", table_id)
+        except Exception as error:
+            if is_transient(error):  # the servers, not the table: the next look retries
+                name = type(error).__name__
+                _log.warning("bots: driving %s: %s: %s", table_id, name, error)
+            else:
+                tracked = self._tables.get(table_id)
+                at = tracked.version if tracked is not None else 0
+                self._tables.quarantine.hold(table_id, _PROCESS, error, version=at)
         finally:
             self._settled[table_id] = version
             self._driving.pop(table_id, None)
@@ -135,8 +154,10 @@ class BotsWorker:
                 return outcome.version
             if not outcome.duplicate:
                 self.moves += 1
-        _log.error("bots: %s did not settle in %d moves", table_id, self._max_moves)
-        return -1
+        at = (await service.load(table_id)).version
+        reason = f"the bots did not settle in {self._max_moves} moves"
+        self._tables.quarantine.hold(table_id, _PROCESS, reason, version=at)
+        return at
 
 
 def _needs_drive(tracked: Tracked, stale: datetime) -> bool:

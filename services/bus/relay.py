@@ -13,6 +13,14 @@ Limits worth knowing:
   services/bus/port.py), so this costs bandwidth, not correctness.
 - A relay without a saved checkpoint starts from the beginning of the store.
 - Several relays under one name are safe (same de-duplication) but wasteful: run one.
+
+One table must never hold back the others (the checkpoint only moves past a whole batch),
+so a table the relay can never publish is quarantined (`services/quarantine.py`): a
+stream id that cannot be a subject at once; a table whose publish fails while the other
+tables of the batch go through, after `_STRIKES` batches in a row (one failure alone
+cannot be told from the bus being away, which is retried for ever). Held tables, whoever
+held them, are skipped: their events are not published while they are held, and after a
+release the relay does not go back for them (subscribers read the store on a gap).
 """
 
 from __future__ import annotations
@@ -22,17 +30,20 @@ import contextlib
 import logging
 from typing import Protocol
 
-from services.bus.port import Bus, PublishResult, is_subject_token
+from services.bus.port import Bus, BusError, PublishResult, is_subject_token
 from services.entry import connect_servers
+from services.quarantine import Quarantine, QuarantineStore
 from services.store.port import Checkpoint, StoredEvent
 
 __all__ = ["Relay", "RelaySource", "RelayStartupError", "run_relay"]
 
 _log = logging.getLogger(__name__)
 _MAX_BACKOFF = 10.0
+_PROCESS = "relay"  # the name this loop quarantines a table under
+_STRIKES = 3  # batches in a row in which one table failed while others went through
 
 
-class RelaySource(Protocol):
+class RelaySource(QuarantineStore, Protocol):
     """The part of the event store the relay reads (every EventStore has it)."""
 
     async def read_all(
@@ -50,13 +61,21 @@ class RelayStartupError(Exception):
 
 class Relay:
     def __init__(
-        self, store: RelaySource, bus: Bus, name: str = "relay", batch_size: int = 500
+        self,
+        store: RelaySource,
+        bus: Bus,
+        name: str = "relay",
+        batch_size: int = 500,
+        *,
+        quarantine: Quarantine | None = None,
     ) -> None:
         self._store = store
         self._bus = bus
         self.name = name
         self._batch_size = batch_size
         self._checkpoint: Checkpoint | None = None
+        self.quarantine = quarantine or Quarantine(store)
+        self._strikes: dict[str, int] = {}  # table id -> failed batches in a row
 
     async def step(self) -> tuple[int, PublishResult]:
         """Publish the next batch after the checkpoint and save the new checkpoint.
@@ -64,16 +83,21 @@ class Relay:
         Returns how many events were read and what the bus did with them."""
         if self._checkpoint is None:
             self._checkpoint = await self._store.load_checkpoint(self.name)
+        await self.quarantine.refresh()
         events, after = await self._store.read_all(self._checkpoint, self._batch_size)
         if not events:
             return 0, PublishResult()
         publishable = []
         for e in events:
-            if is_subject_token(e.stream_id):
+            if not is_subject_token(e.stream_id):  # never publishable: hold it, once
+                reason = f"stream id {e.stream_id!r} cannot be a NATS subject token"
+                self.quarantine.hold(
+                    e.stream_id, _PROCESS, reason, version=e.version, position=e.position
+                )
+            if not self.quarantine.holds(e.stream_id):
                 publishable.append(e)
-            else:  # never publishable: holding the checkpoint for it would stall every table
-                _log.error("relay: stream id %r is not a subject token; skipped", e.stream_id)
-        result = await self._bus.publish(publishable)
+        result = await self._publish(publishable)
+        await self.quarantine.flush()  # before the checkpoint passes the held events
         await self._store.save_checkpoint(self.name, after)
         self._checkpoint = after
         if result.stored:
@@ -83,6 +107,46 @@ class Relay:
                 result.duplicates,
             )
         return len(events), result
+
+    async def _publish(self, events: list[StoredEvent]) -> PublishResult:
+        """The batch at once; when that fails, table by table, to find a table that fails
+        while the others go through (see the module docstring)."""
+        try:
+            result = await self._bus.publish(events)
+        except BusError:
+            tables: dict[str, list[StoredEvent]] = {}
+            for e in events:
+                tables.setdefault(e.stream_id, []).append(e)
+            if len(tables) < 2:
+                raise
+            return await self._publish_each(tables)
+        self._strikes.clear()
+        return result
+
+    async def _publish_each(self, tables: dict[str, list[StoredEvent]]) -> PublishResult:
+        stored = duplicates = 0
+        failed: dict[str, tuple[StoredEvent, BusError]] = {}
+        for table_id, events in tables.items():
+            try:
+                result = await self._bus.publish(events)
+            except BusError as error:
+                failed[table_id] = (events[0], error)
+                continue
+            self._strikes.pop(table_id, None)
+            stored += result.stored
+            duplicates += result.duplicates
+        if len(failed) == len(tables):  # nothing went through: the bus, not the tables
+            raise next(iter(failed.values()))[1]
+        for table_id, (first, failure) in failed.items():
+            strikes = self._strikes[table_id] = self._strikes.get(table_id, 0) + 1
+            if strikes >= _STRIKES:
+                self.quarantine.hold(
+                    table_id, _PROCESS, failure, version=first.version, position=first.position
+                )
+                del self._strikes[table_id]
+        if any(not self.quarantine.holds(table_id) for table_id in failed):
+            raise BusError(f"publish failed for table(s) {sorted(failed)}; the batch is retried")
+        return PublishResult(stored=stored, duplicates=duplicates)
 
     async def catch_up(self) -> PublishResult:
         """Step until the store has nothing more; the totals of what was published."""

@@ -11,6 +11,10 @@ it sends each once while its effect is on its way back through the log:
 - two clocks fire the same command under the same id: the store appends it once, and
   a timeout for a turn that is over is refused by the engine and changes nothing.
 
+A table whose deadlines cannot be computed, or whose command fails in any other way
+than the servers being away, is quarantined (`services/quarantine.py`): logged once and
+left alone until released, while every other table's deadlines keep firing.
+
 The time source is injected (`now`), so tests move time instead of waiting for it.
 """
 
@@ -27,12 +31,14 @@ import msgspec
 from engine.table import AnyCommand
 from services.clock.deadlines import Deadline, deadlines
 from services.gateway.tables import Outcome
-from services.projections.in_play import TablesInPlay
+from services.projections.in_play import TablesInPlay, Tracked
+from services.quarantine import is_transient
 
 __all__ = ["Clock", "Fire", "Fired", "utc_now"]
 
 _log = logging.getLogger(__name__)
 _MAX_BACKOFF = 10.0
+_PROCESS = "clock"  # the name this loop quarantines a table under
 
 Fire = Callable[[str, AnyCommand, str], Awaitable[Outcome]]  # (table, command, command id)
 
@@ -70,7 +76,7 @@ class Clock:
 
     def pending(self) -> list[Deadline]:
         """Every deadline known now, soonest first (after the last catch-up)."""
-        return sorted((d for t in self._tables for d in deadlines(t)), key=lambda d: d.at)
+        return sorted((d for t in self._tables for d in self._deadlines(t)), key=lambda d: d.at)
 
     async def tick(self) -> list[Fired]:
         """Catch up with the log and fire what is due; what was fired and what became of it."""
@@ -82,24 +88,37 @@ class Clock:
             if version != tracked.version:
                 version, sent = tracked.version, set()
                 self._sent[tracked.table_id] = (version, sent)
-            for deadline in deadlines(tracked):
+            for deadline in self._deadlines(tracked):
                 if deadline.at <= now and deadline.command_id not in sent:
                     sent.add(deadline.command_id)
                     due.append(deadline)
         for table_id in [t for t in self._sent if self._tables.get(t) is None]:
             del self._sent[table_id]
-        if not due:
-            return []
-        results = await asyncio.gather(*(self._send(d) for d in due))
+        results = await asyncio.gather(*(self._send(d) for d in due)) if due else []
+        await self._tables.quarantine.flush()
         return [r for r in results if r is not None]
+
+    def _deadlines(self, tracked: Tracked) -> list[Deadline]:
+        """The table's deadlines; none, and the table held, when they cannot be computed."""
+        try:
+            return deadlines(tracked)
+        except Exception as error:
+            self._tables.quarantine.hold(tracked.table_id, _PROCESS, error, version=tracked.version)
+            return []
 
     async def _send(self, deadline: Deadline) -> Fired | None:
         async with self._limit:
             try:
                 outcome = await self._fire(deadline.table_id, deadline.command, deadline.command_id)
-            except Exception:
-                _log.exception("clock: %s at %s failed", deadline.command_id, deadline.table_id)
-                kept = self._sent.get(deadline.table_id)
+            except Exception as error:
+                table_id = deadline.table_id
+                if not is_transient(error):  # the table's own failure: hold it
+                    version = self._sent.get(table_id, (0, set()))[0]
+                    self._tables.quarantine.hold(table_id, _PROCESS, error, version=version)
+                    return None
+                name = type(error).__name__
+                _log.warning("clock: %s at %s: %s: %s", deadline.command_id, table_id, name, error)
+                kept = self._sent.get(table_id)
                 if kept is not None:
                     kept[1].discard(deadline.command_id)  # try again next tick
                 return None

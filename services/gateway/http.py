@@ -18,6 +18,7 @@ from engine.banakil.options import options_from
 from engine.errors import RuleViolation
 from engine.table import TABLE_EVENTS, SeatInfo, SeatKind
 from services.gateway import validation
+from services.gateway.admin import ADMIN_ROUTES
 from services.gateway.auth import bearer_seat
 from services.gateway.errors import ApiError
 from services.gateway.followups import StackedDeal
@@ -241,11 +242,15 @@ ROUTES = [
     deal_events,
     healthz,
     readyz,
+    *ADMIN_ROUTES,
 ]
 
 
 async def _existing(gw: Gateway, table_id: str) -> Loaded:
     validation.table_id(table_id)  # 400 for what cannot be a table id, 404 below
+    held = await gw.service.quarantined(table_id)  # 409, rather than failing on it
+    if held is not None:
+        raise held
     loaded = await gw.service.load(table_id)
     if loaded.version == 0:
         raise ApiError(404, "no_such_table", "", f"there is no table {table_id!r}")

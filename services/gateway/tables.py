@@ -55,6 +55,7 @@ from services.gateway.codec import (
 from services.gateway.followups import SYSTEM, StackedDeal, next_follow_up
 from services.gateway.publisher import Publisher
 from services.gateway.seeds import Deadlines, SeedTiming
+from services.quarantine import Quarantine
 from services.store.port import (
     ConcurrencyError,
     EventStore,
@@ -189,6 +190,8 @@ class TableService:
         # The seed window and the host's cut: timers that issue the system's command.
         self.deadlines = Deadlines(self.handle, timing or SeedTiming.from_env(), store)
         self._listeners.append(self.deadlines.consider)
+        # Tables a background process quarantined: they take no command until released.
+        self.quarantine = Quarantine(store)
 
     # --- use cases ---------------------------------------------------------------------
 
@@ -263,10 +266,28 @@ class TableService:
         if not valid_table_id(table_id):
             missing = RuleViolation("no_such_table", "", f"there is no table {table_id!r}")
             return _rejected(command_id, 0, missing)
+        held = await self.quarantined(table_id)
+        if held is not None:
+            cached = self._cache.get(table_id)
+            return _rejected(command_id, cached.version if cached else 0, held)
         outcome = await self._execute(table_id, seat, command, command_id, player=player)
         if follow_up and outcome.accepted:
             await self.follow_up(table_id)
         return outcome
+
+    async def quarantined(self, table_id: str) -> RuleViolation | None:
+        """The refusal of every command at a quarantined table (services/quarantine.py:
+        a background process could not handle it), or None when it is not held."""
+        await self.quarantine.refresh()
+        reason = self.quarantine.reason(table_id)
+        if reason is None:
+            return None
+        return RuleViolation(
+            "table_quarantined",
+            "",
+            f"table {table_id} is quarantined ({reason}): it takes no commands until an "
+            "operator releases it",
+        )
 
     async def follow_up(self, table_id: str) -> None:
         """Issue the system's and the bots' commands until a human must act."""

@@ -20,6 +20,10 @@ Rows are opened with the process's seed key (`services/gateway/codec.py`): the b
 from the hands, which rest sealed, and the saved checkpoint holds them too, so it is
 sealed whole like a table's snapshot. A row or a checkpoint sealed with another key is an
 error of the process (KeyMismatch, raised), never a table's fault: no table is held for it.
+
+A table the model cannot fold (a row it cannot decode, an event that makes the fold
+raise) is quarantined (`services/quarantine.py`) and left out; so is every table another
+process quarantined. Once released it is folded again from its own stream.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from engine.table import TableState, new_table
 from engine.table import evolve as evolve_table
 from services.gateway.codec import ENGINE_VERSION, decode_event, open_snapshot, seal_snapshot
 from services.gateway.hidden import KeyMismatch, Unreadable
+from services.quarantine import Quarantine, QuarantineStore
 from services.store.port import Checkpoint, Snapshot, StoredEvent
 
 __all__ = [
@@ -49,6 +54,7 @@ __all__ = [
 ]
 
 _log = logging.getLogger(__name__)
+_PROCESS = "tables-in-play"  # the name this model quarantines a table under
 _PAGE = 1_000
 _SAVE_EVERY = 30.0  # seconds between saved checkpoints while the log moves
 _MAX_VERSION = 2**31 - 1  # the snapshot's version is an SQL integer
@@ -59,8 +65,10 @@ _MAX_VERSION = 2**31 - 1  # the snapshot's version is an SQL integer
 Waiting = tuple[str, int, int, bool]
 
 
-class LogReader(Protocol):
+class LogReader(QuarantineStore, Protocol):
     """The part of the event store this read model needs (every EventStore has it)."""
+
+    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[StoredEvent]: ...
 
     async def read_all(
         self, after: Checkpoint, limit: int = 500
@@ -120,7 +128,8 @@ def server_time(row: StoredEvent) -> datetime:
 
 class TablesInPlay:
     """`accept(table_id)` chooses the tables this model keeps (all by default; a process
-    may take one shard of the tables, and a test only its own)."""
+    may take one shard of the tables, and a test only its own). `quarantine` is the
+    process's view of the held tables, shared with the loop reading this model."""
 
     def __init__(
         self,
@@ -131,8 +140,10 @@ class TablesInPlay:
         saved_as: str | None = None,
         save_every: float = _SAVE_EVERY,
         engine_version: str = "",
+        quarantine: Quarantine | None = None,
     ) -> None:
         self._store = store
+        self.quarantine = quarantine or Quarantine(store)
         self._page = page
         self._accept = accept
         self._tables: dict[str, Tracked] = {}
@@ -147,13 +158,14 @@ class TablesInPlay:
         self.restored_from: int | None = None  # the rows of the checkpoint it started from
 
     def __iter__(self) -> Iterator[Tracked]:
-        return iter(list(self._tables.values()))
+        held = self.quarantine.holds
+        return iter([t for t in self._tables.values() if not held(t.table_id)])
 
     def __len__(self) -> int:
         return len(self._tables)
 
     def get(self, table_id: str) -> Tracked | None:
-        return self._tables.get(table_id)
+        return None if self.quarantine.holds(table_id) else self._tables.get(table_id)
 
     async def catch_up(self) -> set[str]:
         """Read what was committed since the last call; the ids of the tables it changed
@@ -161,6 +173,11 @@ class TablesInPlay:
         if not self._restored:
             await self._restore()
         changed: set[str] = set()
+        for table_id in await self.quarantine.refresh():
+            if await self._refold(table_id):
+                changed.add(table_id)
+        for table_id in [t for t in self._tables if self.quarantine.holds(t)]:
+            del self._tables[table_id]
         while True:
             rows, self._checkpoint = await self._store.read_all(self._checkpoint, self._page)
             self._rows += len(rows)
@@ -169,6 +186,7 @@ class TablesInPlay:
                     changed.add(row.stream_id)
             if len(rows) < self._page:
                 break
+        await self.quarantine.flush()
         for table_id in changed:
             tracked = self._tables.get(table_id)
             if tracked is not None and tracked.state.status == "finished":
@@ -215,7 +233,36 @@ class TablesInPlay:
         self.restored_from = saved.rows
         _log.info("%s: %d table(s) in play after %d rows", self._saved_as, len(self), saved.rows)
 
+    async def _refold(self, table_id: str) -> bool:
+        """Fold a released table again from its stream; whether it is in the model now."""
+        if self._accept is not None and not self._accept(table_id):
+            return False
+        self._tables.pop(table_id, None)
+        for row in await self._store.read_stream(table_id):
+            self._apply(row)  # rows after the checkpoint come again later: skipped then
+        _log.info(
+            "%s: %s released; %s",
+            _PROCESS,
+            table_id,
+            "in play" if table_id in self._tables else "not in play",
+        )
+        return table_id in self._tables
+
     def _apply(self, row: StoredEvent) -> bool:
+        if self.quarantine.holds(row.stream_id):
+            return False
+        try:
+            return self._fold(row)
+        except KeyMismatch:  # this process's key is wrong, for every table: not held
+            raise
+        except Exception as error:  # the table's fault: hold it, serve the others
+            self.quarantine.hold(
+                row.stream_id, _PROCESS, error, version=row.version, position=row.position
+            )
+            self._tables.pop(row.stream_id, None)
+            return True
+
+    def _fold(self, row: StoredEvent) -> bool:
         tracked = self._tables.get(row.stream_id)
         if tracked is None:
             if row.type != "TableCreated" or row.version != 1:
@@ -228,15 +275,8 @@ class TablesInPlay:
         elif row.version != tracked.version + 1:
             return False  # never happens: the log gives each stream in version order
         before = tracked.state
-        try:
-            # Hidden cards opened, the deal's secret left sealed: this model never deals.
-            event = decode_event(row, secret=False)
-        except KeyMismatch:  # this process's key is wrong, for every table: not skipped
-            raise
-        except (msgspec.DecodeError, Unreadable):  # a newer version, or an altered row
-            _log.exception("cannot read %s:%d; the table is left out", row.stream_id, row.version)
-            del self._tables[row.stream_id]
-            return True
+        # Hidden cards opened, the deal's secret left sealed: this model never deals.
+        event = decode_event(row, secret=False)  # raises for a row it cannot read: see _apply
         tracked.state = evolve_table(before, event)
         tracked.version = row.version
         at = tracked.changed = server_time(row)

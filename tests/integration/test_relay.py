@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -156,6 +157,9 @@ class _DiesBeforeSavingCheckpoint:
 
     async def load_checkpoint(self, name: str) -> Checkpoint:
         return await self._store.load_checkpoint(name)
+
+    def __getattr__(self, name: str) -> Any:  # the rest of the store (the quarantine)
+        return getattr(self._store, name)
 
     async def save_checkpoint(self, name: str, checkpoint: Checkpoint) -> None:
         raise RuntimeError("killed")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import msgspec
 import pytest
@@ -44,6 +45,9 @@ class _Counting:
 
     async def load_snapshot(self, stream_id: str, engine_version: str) -> Snapshot | None:
         return await self._store.load_snapshot(stream_id, engine_version)
+
+    def __getattr__(self, name: str) -> Any:  # the rest of the store (the quarantine)
+        return getattr(self._store, name)
 
 
 @pytest.fixture(params=["memory", "real"])
