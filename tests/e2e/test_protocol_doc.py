@@ -1,0 +1,147 @@
+"""docs/protocol.md tells the truth: every example in it decodes with the gateway's own code.
+
+Each JSON block of the doc is marked `<!-- example: NAME -->`; the name says which decoder
+or encoder it must satisfy. Messages the gateway encodes from Structs are decoded into those
+Structs and encoded again, which must give the example back (a field added, removed,
+renamed or retyped in the code changes that); messages built as dicts are rebuilt by the
+functions that build them. `scripts/protocol_examples.py` prints fresh examples when the
+protocol changes on purpose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+import pytest
+
+from engine.banakil.messages import COMMAND_TYPES
+from engine.errors import RuleViolation
+from engine.table import AnyEvent
+from scripts.protocol_examples import warning_message
+from services.gateway.messages import (
+    _ViewMessage,
+    _WelcomeMessage,
+    accepted,
+    decode_client,
+    missed,
+    rejected,
+)
+from services.gateway.openapi import ApiErrorBody
+from services.gateway.tables import Outcome
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+_EXAMPLE = re.compile(r"<!-- example: ([\w-]+) -->\n```json\n(.*?)\n```", re.S)
+_SYSTEM_ONLY = {"CommitSeed", "StackDeck", "Deal", "CloseSeedWindow", "Timeout"}
+_SERVER_TYPES = {"welcome", "view", "missed", "accepted", "rejected", "warning", "error"}
+
+
+class _Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    version: int
+    event: AnyEvent
+
+
+class _Missed(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    type: Literal["missed"]
+    since: int
+    version: int
+    events: tuple[_Entry, ...]
+
+
+class _DealLog(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    table_id: str
+    deal: int
+    events: tuple[_Entry, ...]
+
+
+def _examples() -> dict[str, str]:
+    text = DOC.read_text(encoding="utf-8")
+    found = _EXAMPLE.findall(text)
+    names = [name for name, _ in found]
+    assert len(names) == len(set(names)), "an example name is used twice"
+    # Every JSON block is an example the tests check: none is left unmarked.
+    assert text.count("```json") == len(found)
+    return dict(found)
+
+
+EXAMPLES = _examples()
+
+
+def _round_trip(kind: type[Any], raw: str) -> None:
+    """`raw` decodes as `kind` and encodes back to the same JSON value."""
+    decoded = msgspec.json.decode(raw.encode(), type=kind, strict=True)
+    assert json.loads(msgspec.json.encode(decoded)) == json.loads(raw)
+
+
+def _check(name: str, raw: str) -> None:
+    value = json.loads(raw)
+    if name.startswith("command"):
+        command_id, command = decode_client(raw.encode(), 64 * 1024)
+        assert command_id == value["command_id"]
+        assert msgspec.to_builtins(command)["type"] == value["command"]["type"]
+    elif name.startswith("welcome"):
+        _round_trip(_WelcomeMessage, raw)
+    elif name.startswith("view"):
+        _round_trip(_ViewMessage, raw)
+    elif name == "missed":
+        _round_trip(_Missed, raw)
+        assert set(value) == set(missed(0, 0, [], None))
+    elif name.startswith("accepted"):
+        outcome = Outcome(
+            command_id=value["command_id"],
+            accepted=True,
+            version=value["version"],
+            duplicate=value["duplicate"],
+        )
+        assert accepted(value["command_id"], outcome) == value
+    elif name.startswith("rejected"):
+        why = RuleViolation(value["code"], value["rule_id"], value["message"])
+        assert rejected(value["command_id"], why) == value
+    elif name == "error":  # what services/gateway/ws.py sends before it closes
+        why = RuleViolation(value["code"], value["rule_id"], value["message"])
+        assert {"type": "error", **why.as_dict()} == value
+    elif name == "warning":  # what the real TurnWarnings sends (services/gateway)
+        sent = asyncio.run(warning_message())
+        assert {k: type(v) for k, v in value.items()} == {k: type(v) for k, v in sent.items()}
+    elif name.startswith("http-error"):
+        _round_trip(ApiErrorBody, raw)
+        assert set(value) == {"code", "rule_id", "message"}
+    elif name == "deal-events":
+        _round_trip(_DealLog, raw)
+    elif name.startswith("event-"):
+        _round_trip(AnyEvent, raw)  # type: ignore[arg-type]  # a union, not a class
+    else:
+        raise AssertionError(f"no check for the example {name!r}: name it after its kind")
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_each_example_of_the_protocol_decodes_with_the_real_code(name: str) -> None:
+    _check(name, EXAMPLES[name])
+
+
+def test_every_server_message_and_every_players_command_has_an_example() -> None:
+    shown = {json.loads(raw).get("type") for name, raw in EXAMPLES.items()}
+    assert shown >= _SERVER_TYPES | {"command"}
+    commands = {
+        json.loads(raw)["command"]["type"]
+        for name, raw in EXAMPLES.items()
+        if name.startswith("command")
+    }
+    players = {kind.__name__ for kind in COMMAND_TYPES} - _SYSTEM_ONLY
+    assert commands >= players
+
+
+def test_a_drifted_example_is_caught() -> None:
+    """The checks fail on a field the code does not have, and on one it lacks."""
+    welcome = json.loads(EXAMPLES["welcome"])
+    with pytest.raises(AssertionError):
+        _check("welcome", json.dumps({**welcome, "colour": "red"}))
+    del welcome["view"]["legal"]
+    with pytest.raises((AssertionError, msgspec.ValidationError)):
+        _check("welcome", json.dumps(welcome))
+    with pytest.raises(RuleViolation):
+        _check("command-x", json.dumps({"type": "command", "command_id": "c", "command": {}}))
