@@ -126,9 +126,15 @@ def _hidden_from(state: TableState, seat: int | None) -> set[str]:
     game = state.game_state
     if game is None:
         return set()
+    # Once a deal has ended, its remaining hands are shown to every seat and spectator
+    # until the next deal is dealt (PF-REVEAL-1): the other hands are hidden during play.
+    revealed = {c for hand in game.hands for c in hand} if game.phase != "play" else set()
     others = {c for s, hand in enumerate(game.hands, start=1) if s != seat for c in hand}
+    others -= revealed
     if game.phase == "seeded" and game.stacked:
-        others |= set(game.stacked)  # a deck not dealt yet is hidden from everyone
+        # A deck not dealt yet is hidden from everyone (the same identities as the cards
+        # revealed from the deal before, which tell nothing of its order).
+        others |= set(game.stacked) - revealed
     # The cut card is shown to everyone by the rules (PF-CUT-5): it stays public wherever
     # it goes (the bottom of the stock, then whoever draws it).
     return (others | set(game.stock)) - {game.cut_card}
