@@ -38,6 +38,7 @@ __all__ = [
     "SealError",
     "Sealer",
     "current",
+    "existing_key",
     "fingerprint",
     "install_key",
     "is_sealed",
@@ -162,6 +163,16 @@ def current() -> Sealer:
             )
         sealer = _installed.setdefault("key", sealer)
     return sealer
+
+
+def existing_key(data_dir: Path | None, environ: dict[str, str] | None = None) -> bytes | None:
+    """The seed key when there is one: SAHRA_SEED_KEY, else the key file in `data_dir`;
+    None when neither is there. Never makes a key: a reader (`sahra verify`) must open
+    with the key that sealed, and a new one would open nothing."""
+    env = os.environ if environ is None else environ
+    if env.get(KEY_ENV) or (data_dir is not None and (data_dir / KEY_FILE).exists()):
+        return load_key(data_dir, environ)
+    return None
 
 
 def load_key(data_dir: Path | None, environ: dict[str, str] | None = None) -> bytes:

@@ -34,6 +34,7 @@ import msgspec
 
 from engine.replay import Record, RecordError, decode_record
 from engine.verify import Verdict, verify_record
+from services.gateway import sealing
 from services.infra import embedded_postgres
 from services.store.port import EventStore
 from services.verifier.audit import AuditSummary, Since, audit
@@ -109,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
         return _bad(str(exc))
     except RecordProblem as problem:
         return _bad(problem.message)
+    unkeyed = _install_seed_key(args)
+    if unkeyed is not None:
+        return _bad(unkeyed)
     with contextlib.ExitStack() as servers:
         url = args.database_url or os.environ.get("SAHRA_DATABASE_URL")
         if not url:
@@ -127,6 +131,20 @@ def run(args: argparse.Namespace) -> int:
         if args.all:
             return _all(url, since, args.json)
         return _one(url, args.deal_id, args.json)
+
+
+def _install_seed_key(args: argparse.Namespace) -> str | None:
+    """Hold the key that opens the stored deals' hidden cards (docs/fairness.md, section
+    10): SAHRA_SEED_KEY, else the data dir's seed.key; never made here. Without either, the
+    first sealed card met says which key it needs. The reason when the key is unusable."""
+    data = getattr(args, "data_dir", None) or os.environ.get("SAHRA_DATA_DIR") or ".sahra"
+    try:
+        key = sealing.existing_key(Path(data))
+    except (sealing.SealError, OSError) as exc:
+        return str(exc)
+    if key is not None:
+        sealing.install_key(key)
+    return None
 
 
 def _bad(message: str) -> int:
