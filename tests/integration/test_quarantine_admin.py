@@ -31,6 +31,7 @@ from services.gateway.codec import encode_event
 from services.gateway.settings import Settings
 from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
+from services.quarantine import Quarantine
 from services.store.migrate import migrate
 from services.store.port import Checkpoint, Metadata
 from services.store.postgres import PostgresEventStore
@@ -144,7 +145,8 @@ async def test_a_held_table_answers_409_and_the_operator_lists_and_releases_it(
     service = TableService(store, bus)
     poisoned = await _poisoned_table(store, service)
 
-    tables = TablesInPlay(store, accept={poisoned}.__contains__)
+    held_now = Quarantine(store, refresh=0.0)  # reads the held tables at every tick
+    tables = TablesInPlay(store, accept={poisoned}.__contains__, quarantine=held_now)
     clock = Clock(tables, lambda t, c, i: service.handle(t, 0, c, i))
     await clock.tick()  # the clock cannot compute its deadline: held
 
