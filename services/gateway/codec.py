@@ -69,6 +69,9 @@ _ENVELOPE_STARTS = (b'{"public"', b'{"sealed"')
 # this, so that the length of a sealed CardDrawn does not tell a ten ("10H#1") from
 # another card ("7H#1").
 _PAD = 32
+# Event types with nothing to hide: table events, and the game events `redact` returns as
+# they are (for a type, always or never); most events, passed at once on the write path.
+_PUBLIC_TYPES: set[type] = set()
 
 
 def _engine_version() -> str:
@@ -97,14 +100,18 @@ def encode_event(event: AnyEvent, stream_id: str | None = None) -> NewEvent:
                 raise ValueError("a SeedCommitted is encoded for its stream: pass stream_id")
             secret = sealing.current().seal(event.secret, stream_id, event.deal, event.commitment)
             event = msgspec.structs.replace(event, secret=secret)
-    elif not isinstance(event, TABLE_EVENTS) and (public := redact(event, None)) is not event:
-        if stream_id is None:
-            raise ValueError(f"a {kind} hides cards: it is encoded for its stream (stream_id)")
-        envelope = _Envelope(
-            public=msgspec.Raw(_ENCODER.encode(public)),
-            sealed=hidden.seal_text(stream_id, kind, _padded(_ENCODER.encode(event))),
-        )
-        return NewEvent(type=kind, data=_ENCODER.encode(envelope))
+    elif type(event) not in _PUBLIC_TYPES:
+        public = event if isinstance(event, TABLE_EVENTS) else redact(event, None)
+        if public is event:
+            _PUBLIC_TYPES.add(type(event))
+        else:
+            if stream_id is None:
+                raise ValueError(f"a {kind} hides cards: it is encoded for its stream (stream_id)")
+            envelope = _Envelope(
+                public=msgspec.Raw(_ENCODER.encode(public)),
+                sealed=hidden.seal_text(stream_id, kind, _padded(_ENCODER.encode(event))),
+            )
+            return NewEvent(type=kind, data=_ENCODER.encode(envelope))
     return NewEvent(type=kind, data=_ENCODER.encode(event))
 
 

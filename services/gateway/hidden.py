@@ -114,15 +114,15 @@ def _seal(stream_id: str, label: str, plain: bytes) -> bytes:
     sealer = sealing.current()
     nonce = os.urandom(_NONCE)
     box = _box(sealer, stream_id).encrypt(nonce, plain, _aad(stream_id, label))
-    return bytes.fromhex(sealer.fingerprint) + nonce + box
+    return _fingerprint(sealer) + nonce + box
 
 
 def _open(stream_id: str, label: str, body: bytes) -> bytes:
     sealer = sealing.current()
     if len(body) < _FINGERPRINT + _NONCE + _TAG:
         raise Unreadable(f"{_what(stream_id, label)}: a malformed sealed value")
-    sealed_with = body[:_FINGERPRINT].hex()
-    if sealed_with != sealer.fingerprint:
+    if body[:_FINGERPRINT] != _fingerprint(sealer):
+        sealed_with = body[:_FINGERPRINT].hex()
         raise KeyMismatch(
             f"{_what(stream_id, label)} was sealed with the seed key of fingerprint "
             f"{sealed_with}; this process holds {sealer.fingerprint}: "
@@ -144,6 +144,11 @@ def _what(stream_id: str, label: str) -> str:
 
 def _aad(stream_id: str, label: str) -> bytes:
     return f"{_DOMAIN}\x00{stream_id}\x00{label}".encode()
+
+
+@functools.lru_cache(maxsize=8)
+def _fingerprint(sealer: sealing.Sealer) -> bytes:
+    return bytes.fromhex(sealer.fingerprint)
 
 
 @functools.lru_cache(maxsize=4096)
