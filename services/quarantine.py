@@ -10,10 +10,13 @@ or GET /admin/quarantine), and goes on without it. Every loop, and the gateway's
 path, leaves a held table alone, whichever process held it, until an operator releases it
 (`sahra quarantine release TABLE`); a loop then takes it up again from its stream.
 
-The table's fault or the world's? An error reaching PostgreSQL or NATS (a lost
-connection, a server shutting down, a timeout) says nothing about the table: the loop
-retries as before (`is_transient`). Any other error met while handling one table is that
-table's: folding the same events again fails the same way.
+The table's fault or the process's? An error reaching PostgreSQL or NATS (a lost
+connection, a server shutting down, a timeout), a database without the schema or the
+rights, or hidden cards sealed with another seed key than this process's, says nothing
+about the table: the loop retries as before, and holding every table for it would turn one
+misconfigured process into a quarantine of them all (`table_at_fault`). Any other error
+met while handling one table is that table's: folding the same events again fails the
+same way.
 """
 
 from __future__ import annotations
@@ -27,20 +30,25 @@ import asyncpg
 import msgspec
 
 from services.bus.port import BusError
+from services.gateway.hidden import KeyMismatch
 from services.store.port import Quarantined
 
-__all__ = ["Quarantine", "QuarantineStore", "is_transient"]
+__all__ = ["Quarantine", "QuarantineStore", "table_at_fault"]
 
 _log = logging.getLogger(__name__)
 _REFRESH = 1.0  # seconds between reads of the held tables: a release shows within this
 
-# The driver's errors that are about the server or the connection, not about a statement.
-_TRANSIENT = (
+# Errors about the servers, the connection or this process, never about one table.
+_NOT_THE_TABLES = (
     OSError,  # ConnectionError and the socket errors
     TimeoutError,
     BusError,
+    KeyMismatch,  # hidden cards sealed with another seed key: this process's key is wrong
     asyncpg.InterfaceError,  # the connection is closed or was taken away
     asyncpg.PostgresConnectionError,  # SQLSTATE class 08
+    asyncpg.InvalidAuthorizationSpecificationError,  # class 28: refused credentials
+    asyncpg.InvalidTransactionStateError,  # class 25: a read-only standby after failover
+    asyncpg.SyntaxOrAccessError,  # class 42: no such table (not migrated), no privilege
     asyncpg.InsufficientResourcesError,  # class 53: too many connections, disk full
     asyncpg.OperatorInterventionError,  # class 57: shutting down, cannot connect now
 )
@@ -56,9 +64,10 @@ class QuarantineStore(Protocol):
     async def quarantined(self) -> list[Quarantined]: ...
 
 
-def is_transient(error: BaseException) -> bool:
-    """Whether an error is the servers' (retry later) rather than one table's."""
-    return isinstance(error, _TRANSIENT)
+def table_at_fault(error: BaseException) -> bool:
+    """Whether an error met while handling one table is that table's (hold it), rather
+    than the servers' or this process's (retry later)."""
+    return not isinstance(error, _NOT_THE_TABLES)
 
 
 class _Hold(msgspec.Struct, frozen=True, kw_only=True):

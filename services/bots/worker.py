@@ -31,7 +31,7 @@ from services.bots.policy import bot_move, bot_to_act, return_move
 from services.clock.clock import utc_now
 from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay, Tracked
-from services.quarantine import is_transient
+from services.quarantine import table_at_fault
 
 __all__ = ["BotsWorker"]
 
@@ -119,13 +119,13 @@ class BotsWorker:
             async with self._limit:
                 version = await self._play(table_id)
         except Exception as error:
-            if is_transient(error):  # the servers, not the table: the next look retries
-                name = type(error).__name__
-                _log.warning("bots: driving %s: %s: %s", table_id, name, error)
-            else:
+            if table_at_fault(error):
                 tracked = self._tables.get(table_id)
                 at = tracked.version if tracked is not None else 0
                 self._tables.quarantine.hold(table_id, _PROCESS, error, version=at)
+            else:  # the servers or this process, not the table: the next look retries
+                name = type(error).__name__
+                _log.warning("bots: driving %s: %s: %s", table_id, name, error)
         finally:
             self._settled[table_id] = version
             self._driving.pop(table_id, None)

@@ -32,7 +32,7 @@ from engine.table import AnyCommand
 from services.clock.deadlines import Deadline, deadlines
 from services.gateway.tables import Outcome
 from services.projections.in_play import TablesInPlay, Tracked
-from services.quarantine import is_transient
+from services.quarantine import table_at_fault
 
 __all__ = ["Clock", "Fire", "Fired", "utc_now"]
 
@@ -112,7 +112,7 @@ class Clock:
                 outcome = await self._fire(deadline.table_id, deadline.command, deadline.command_id)
             except Exception as error:
                 table_id = deadline.table_id
-                if not is_transient(error):  # the table's own failure: hold it
+                if table_at_fault(error):  # the table's own failure: hold it
                     version = self._sent.get(table_id, (0, set()))[0]
                     self._tables.quarantine.hold(table_id, _PROCESS, error, version=version)
                     return None
