@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import hmac
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -578,3 +579,164 @@ def test_the_fair_module_has_no_source_of_its_own_randomness_or_time() -> None:
         "struct",
         "typing",
     }
+
+
+# --- every refusal's code, rule and sentence (issue 10 item 15) ---------------------------
+
+_STREAM = (bytes(32), "deal", NO_SEEDS)
+_REFUSALS: list[tuple[Callable[[], object], str, str, str]] = [
+    (
+        lambda: fair.entropy("abc"),
+        "bad_client_seed",
+        "PF-AMB-12",
+        "client seeds are a list with one seed per seat",
+    ),
+    (
+        lambda: fair.entropy(["ok", "caf\u00e9"]),
+        "bad_client_seed",
+        "PF-AMB-12",
+        "the client seed of seat 2 must be 0 to 64 printable ASCII characters (space to '~')",
+    ),
+    (
+        lambda: fair.parse_secret("ab"),
+        "bad_secret",
+        "PF-AMB-12",
+        "a secret is 64 hex characters (32 bytes), got 'ab'",
+    ),
+    (
+        lambda: fair.parse_secret(None),
+        "bad_secret",
+        "PF-AMB-12",  # type: ignore[arg-type]
+        "a secret is 64 hex characters (32 bytes), got None",
+    ),
+    (lambda: fair.commitment(b"x"), "bad_secret", "PF-AMB-12", "a secret is exactly 32 bytes"),
+    (
+        lambda: fair.Stream(bytes(32), "", NO_SEEDS),
+        "bad_label",
+        "PF-AMB-12",
+        "a stream label is non-empty printable ASCII, got ''",
+    ),
+    (
+        lambda: fair.Stream(bytes(32), "deal", "e"),
+        "bad_entropy",
+        "PF-AMB-12",
+        "E must be the 64 lowercase hex characters returned by entropy(client_seeds)",
+    ),
+    (
+        lambda: fair.Stream(*_STREAM).uniform(0),
+        "bad_range",
+        "PF-AMB-12",
+        "uniform(n) needs 1 <= n <= 2**32, got 0",
+    ),
+    (
+        lambda: fair.reshuffle([], bytes(32), NO_SEEDS, 0),
+        "bad_reshuffle_number",
+        "PF-FAIR-4",
+        "reshuffles are numbered from 1, got 0",
+    ),
+    (
+        lambda: fair.first_draw(bytes(32), NO_SEEDS, 0),
+        "bad_seat_count",
+        "PF-FAIR-6",
+        "a fair draw needs at least one seat, got 0",
+    ),
+    (
+        lambda: fair.dice(bytes(32), NO_SEEDS, -1),
+        "bad_dice_count",
+        "PF-FAIR-6",
+        "the number of dice cannot be negative, got -1",
+    ),
+    (
+        lambda: fair.cut(tuple(range(106)), 106),
+        "bad_cut",
+        "PF-CUT-5",
+        "the cut position must be from 1 to 105, got 106",
+    ),
+    (lambda: fair.cut_starter(1, 1, 0), "bad_seat_count", "PF-CUT-5", "no table has 0 seats"),
+    (
+        lambda: fair.cut_starter(5, 1, 4),
+        "bad_seat",
+        "PF-CUT-5",
+        "the host's seat must be from 1 to 4, got 5",
+    ),
+    (
+        lambda: fair.cut_starter(1, 15, 4),
+        "bad_cut_count",
+        "PF-CUT-5",
+        "a cut card counts from 1 (ace) to 14 (joker), got 15",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "code", "rule_id", "message"), _REFUSALS)
+def test_every_refusal_names_its_code_its_rule_and_a_sentence(
+    call: Callable[[], object], code: str, rule_id: str, message: str
+) -> None:
+    """PF-AMB-12, PF-FAIR-4, PF-FAIR-6, PF-CUT-5: bad input gets a clear error, with the
+    rule it breaks (the rule IDs were never asserted before)."""
+    with pytest.raises(RuleViolation) as info:
+        call()
+    assert info.value.as_dict() == {"code": code, "rule_id": rule_id, "message": message}
+
+
+def test_one_seat_one_ace_and_a_one_seat_table_are_the_smallest_legal_values() -> None:
+    """PF-FAIR-6, PF-CUT-5: a draw among one seat, an ace cut (v = 1: the host starts)."""
+    assert fair.first_draw(bytes(32), NO_SEEDS, 1) == 1
+    assert fair.cut_starter(3, 1) == 3
+    assert fair.cut_starter(1, 14, n_seats=1) == 1
+
+
+# --- the shuffle's inlined stream: rejection and refill (issue 10 item 15) ----------------
+
+
+def _primed(words: list[int], label: str = "primed") -> fair.Stream:
+    """A stream whose next words are `words`, then its own blocks from block 0."""
+    stream = fair.Stream(bytes(32), label, NO_SEEDS)
+    stream._words = list(words)
+    return stream
+
+
+def _ref_primed(items: Sequence[T], words: list[int], label: str = "primed") -> list[T]:
+    """Fisher–Yates (PF-AMB-12 e) over the same words, drawn by the naive reference."""
+    out, stream = list(items), itertools.chain(words, _ref_words(bytes(32), label, NO_SEEDS))
+    for i in range(len(out) - 1, 0, -1):
+        j = _ref_uniform(stream, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def test_the_shuffle_rejects_words_at_or_above_the_limit_and_refills_its_words() -> None:
+    """PF-AMB-12 d/e: with three items the first step draws uniform(3), whose limit is
+    2^32 - 1; nine words of 2^32 - 1 are all rejected, the stream then computes its next
+    block. Real decks almost never reject a word, so only primed words reach this path."""
+    rejected = [SPAN - 1] * 9
+    out = ["a", "b", "c"]
+    _primed(rejected)._permute(out)
+    assert out == _ref_primed(["a", "b", "c"], rejected)
+
+
+def test_a_long_shuffle_refills_in_the_middle_and_the_stream_continues_after_it() -> None:
+    """PF-AMB-12 c/e: ten rejections at the third step of a 30-item shuffle (uniform(28)
+    rejects words from 2^32 - 4) need more words than were fetched up front; afterwards the
+    stream goes on with its next unread word."""
+    primed = [7, 5, *[SPAN - 1] * 10, 3]
+    stream = _primed(primed)
+    out = list(range(30))
+    stream._permute(out)
+    assert out == _ref_primed(range(30), primed)
+    follow = itertools.chain(primed, _ref_words(bytes(32), "primed", NO_SEEDS))
+    used = sum(1 for _ in _ref_primed_words(30, follow))
+    rest = itertools.chain(primed, _ref_words(bytes(32), "primed", NO_SEEDS))
+    expected_next = next(itertools.islice(rest, used, None))
+    assert stream.uniform(SPAN) == expected_next
+
+
+def _ref_primed_words(n: int, words: Iterator[int]) -> Iterator[int]:
+    """The words a shuffle of n items consumes, rejected ones included."""
+    for i in range(n - 1, 0, -1):
+        limit = (SPAN // (i + 1)) * (i + 1)
+        while True:
+            word = next(words)
+            yield word
+            if word < limit:
+                break
