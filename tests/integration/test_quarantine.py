@@ -3,7 +3,10 @@ NATS: rows written straight into the store (options that bypassed validation, a 
 cannot be decoded, one that cannot be folded, a table the bus refuses) are
 quarantined by the clock, the bots worker, the relay and the tables-in-play model, logged
 once each, listed by the store; every other table keeps timing out, being played by the
-bots and being relayed; a released table is served again."""
+bots and being relayed; a released table is served again.
+
+The poisoned tables live in a database of this module's own: a lobby or a clock of another
+test must not meet them (they are made to break what reads them)."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import pytest
 
 from engine.banakil.options import options_from
 from engine.table import Leave, SeatKind, TableCreated
+from services.bus.nats import NatsBus
 from services.bus.port import Bus, BusError, PublishResult
 from services.bus.relay import Relay
 from services.clock.clock import Clock
@@ -26,12 +30,22 @@ from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
 from services.quarantine import Quarantine
 from services.store.port import Checkpoint, EventStore, Metadata, NewEvent, StoredEvent
+from services.store.postgres import PostgresEventStore
 from tests.integration.bus_support import jetstream_versions, unique_table
-from tests.service_support import Adapters, Rig, batch_time, real, types_after
-
-__all__ = ["real"]
+from tests.service_support import Adapters, Rig, batch_time, scratch_database, types_after
 
 _QUARANTINE_LOG = "services.quarantine"
+
+
+@pytest.fixture(scope="module")
+async def real(database_url: str, nats_url: str) -> AsyncIterator[Adapters]:
+    """The real adapters over a scratch database (see the module docstring)."""
+    async with scratch_database(database_url, "sahra_quarantine") as url:
+        store = await PostgresEventStore.connect(url)
+        bus = await NatsBus.connect(nats_url)
+        yield Adapters(store, bus)
+        await bus.close()
+        await store.close()
 
 
 @pytest.fixture

@@ -3,7 +3,8 @@ the gateway served by uvicorn on real PostgreSQL and NATS, and `sahra quarantine
 process: an unbounded option is a 422 naming it and its range and writes nothing; a
 poisoned table answers 409 `table_quarantined` instead of 500 once a loop has held it;
 the operator lists and releases it (GET/POST /admin/quarantine behind SAHRA_ADMIN_TOKEN,
-or the CLI)."""
+or the CLI). In a database of this module's own: its poisoned table must not reach
+another test's lobby or clock."""
 
 from __future__ import annotations
 
@@ -32,19 +33,24 @@ from services.gateway.settings import Settings
 from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
 from services.quarantine import Quarantine
-from services.store.migrate import migrate
 from services.store.port import Checkpoint, Metadata
 from services.store.postgres import PostgresEventStore
 from tests.e2e.gateway_support import running
+from tests.service_support import scratch_database
 
 _ROOT = Path(__file__).resolve().parents[2]
 _TOKEN = "operator-" + uuid.uuid4().hex
 
 
 @pytest.fixture(scope="module")
-async def store(database_url: str) -> AsyncIterator[PostgresEventStore]:
-    await migrate(database_url)
-    store = await PostgresEventStore.connect(database_url)
+async def own_database(database_url: str) -> AsyncIterator[str]:
+    async with scratch_database(database_url, "sahra_quarantine_admin") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+async def store(own_database: str) -> AsyncIterator[PostgresEventStore]:
+    store = await PostgresEventStore.connect(own_database)
     yield store
     await store.close()
 
@@ -195,8 +201,9 @@ def _sahra(*args: str, database_url: str) -> subprocess.CompletedProcess[str]:
 
 
 async def test_the_cli_lists_and_releases_a_held_table(
-    store: PostgresEventStore, database_url: str
+    store: PostgresEventStore, own_database: str
 ) -> None:
+    database_url = own_database
     table_id = f"held-{uuid.uuid4().hex[:12]}"
     assert await store.quarantine(table_id, "relay", "BusError: maximum payload", position=42)
 
