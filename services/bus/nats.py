@@ -19,6 +19,15 @@ subscriptions, because:
 The price is one small server-side consumer per (gateway, table). At many thousand
 tables per gateway, one consumer per gateway filtered on its shard's subjects, with
 local dispatch, is the next step.
+
+While the connection is down, publishing and subscribing fail at once (BusError) instead
+of filling nats-py's reconnect buffer and waiting for a timeout: the relay publishes later,
+and a gateway reads the store meanwhile. `status()` counts the outages, because an ordered
+consumer can come back from one only by itself after missing two heartbeats (10 s), and
+not at all when the server lost it (a restart): a subscriber resubscribes instead.
+
+Credentials travel in the URL (`nats://user:password@host:4222`), which nats-py reads;
+every message about the URL hides the password.
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ from nats.js.api import DeliverPolicy, DiscardPolicy, RetentionPolicy, StorageTy
 from services.bus.port import (
     SUBJECT_PREFIX,
     BusError,
+    BusStatus,
     Handler,
     PublishResult,
     decode_message,
@@ -162,6 +172,7 @@ class NatsBus:
         subjects = [subject_for(event.stream_id) for event in events]
         if not events:
             return PublishResult()
+        self._check_connected()
         acks = self._acks or await self._start_acks()
         keys = [message_id(event.stream_id, event.version) for event in events]
         waiting: list[tuple[str, asyncio.Future[bool]]] = []
@@ -201,6 +212,7 @@ class NatsBus:
 
     async def subscribe(self, stream_id: str, handler: Handler) -> NatsSubscription:
         subject = subject_for(stream_id)
+        self._check_connected()
 
         async def on_message(msg: Msg) -> None:
             try:
@@ -225,10 +237,17 @@ class NatsBus:
             raise BusError(f"cannot subscribe to {subject}: {_describe(e)}") from e
         return NatsSubscription(sub)
 
+    def status(self) -> BusStatus:
+        return BusStatus(connected=self._nc.is_connected, outages=self._state.outages)
+
     async def close(self) -> None:
         self._state.connected = False
         if not self._nc.is_closed:
             await self._nc.close()
+
+    def _check_connected(self) -> None:
+        if not self._nc.is_connected:
+            raise BusError("NATS is not connected (reconnecting)")
 
 
 class _Ack(msgspec.Struct):
@@ -308,6 +327,7 @@ class _ConnectionState:
 
     def __init__(self) -> None:
         self.connected = False
+        self.outages = 0  # connections lost since connecting
         self.last_error: BaseException | None = None
 
     async def on_error(self, error: Exception) -> None:
@@ -317,6 +337,7 @@ class _ConnectionState:
 
     async def on_disconnected(self) -> None:
         if self.connected:
+            self.outages += 1
             _log.warning("nats: disconnected, reconnecting")
 
     async def on_reconnected(self) -> None:

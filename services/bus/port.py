@@ -1,21 +1,27 @@
-"""The broadcast port: committed events out to every process that holds a table.
+"""The broadcast port: a notice to every process that holds a table that its stream moved.
 
-One subject per table, `sahra.table.<stream_id>`, one message per event, with the
-JetStream de-duplication id `Nats-Msg-Id = <stream_id>:<version>`. Delivery is
-at-least-once: the writer publishes right after its commit and the relay publishes
-whatever the store committed, so the same event may be published twice (JetStream drops
-the second copy inside its duplicate window, but not after it).
+One subject per table, `sahra.table.<stream_id>`, one message per committed event, with the
+JetStream de-duplication id `Nats-Msg-Id = <stream_id>:<version>`. A message is a NOTICE,
+not the event: the stream id, the version, the global position and the event type, which
+every listener may see. It carries no event data (no hands, no stock order, no secret, no
+recorded command), because the bus is not trusted: whoever can publish on a subject could
+otherwise hand a gateway an event the store never committed, and whoever can subscribe
+would read every hidden card. The store is the only source of truth; a notice only says
+"look". A forged notice costs one read of the store that finds nothing new.
+
+Delivery is at-least-once: the writer publishes right after its commit and the relay
+publishes whatever the store committed, so the same notice may arrive twice (JetStream
+drops the second copy inside its duplicate window, but not after it).
 
 The subscriber contract, therefore:
 - keep the table's version `have` (folded from the store);
 - subscribe FIRST, then load the table from the store, so no event falls between the
   two (a subscription only sees events published after `subscribe` returns);
-- a message with `version <= have` is a duplicate or already folded: ignore it;
-- `version == have + 1` is the next event: fold it;
-- `version > have + 1` means one was missed or is still on its way (a writer died
-  between commit and publish, and the relay is behind): read the stream from the store
-  after `have` instead of waiting.
-The store stays the source of truth; the bus only says "look, something happened".
+- a notice with `version <= have` is a duplicate or already folded: ignore it;
+- a notice with `version > have`: read the stream from the store after `have` and fold
+  what the store returns (which may be less than the notice claims, or more).
+While the bus is away (`status().connected` is False, or `outages` moved on since the
+subscription was made) a subscription may have missed notices: read the store instead.
 """
 
 from __future__ import annotations
@@ -26,13 +32,14 @@ from typing import Protocol
 
 import msgspec
 
-from services.store.port import Metadata, StoredEvent
+from services.store.port import StoredEvent
 
 __all__ = [
     "SUBJECT_PREFIX",
     "Bus",
     "BusError",
     "BusMessage",
+    "BusStatus",
     "Handler",
     "PublishResult",
     "Subscription",
@@ -40,6 +47,7 @@ __all__ = [
     "encode_event",
     "is_subject_token",
     "message_id",
+    "notice_of",
     "subject_for",
 ]
 
@@ -55,14 +63,23 @@ class BusError(Exception):
 
 
 class BusMessage(msgspec.Struct, frozen=True, kw_only=True):
-    """One committed event, as a subscriber receives it."""
+    """A notice that a stream reached `version`: what every listener may see, no event
+    data. Unknown fields are ignored on decoding (a field added in a rolling deploy must
+    not make older subscribers drop messages), and never read: a message in the old
+    format, with the event inside, is taken for a notice like any other."""
 
     position: int  # global store position (informational: order by `version`)
     stream_id: str
     version: int
-    type: str
-    data: bytes  # the event's JSON, as stored
-    metadata: Metadata
+    type: str  # the event's type, e.g. "CardDrawn" (never its fields)
+
+
+class BusStatus(msgspec.Struct, frozen=True, kw_only=True):
+    """Whether the bus delivers now, and how many times the connection was lost since it
+    was made: a subscription made before the last outage may have missed notices."""
+
+    connected: bool
+    outages: int = 0
 
 
 class PublishResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -81,17 +98,23 @@ class Subscription(Protocol):
 
 class Bus(Protocol):
     async def publish(self, events: Sequence[StoredEvent]) -> PublishResult:
-        """Publish in the given order and wait until each is stored (acknowledged).
+        """Publish the notice of each committed event (`notice_of`: never its data), in
+        the given order, and wait until each is stored (acknowledged).
 
         Raises BusError when that cannot be confirmed; publishing again is then safe."""
         ...
 
     async def subscribe(self, stream_id: str, handler: Handler) -> Subscription:
-        """Call `handler` for each event of the table published after this returns.
+        """Call `handler` for each notice of the table published after this returns.
 
         Handlers of one subscription run one at a time in publication order. An
         exception from a handler is logged and delivery goes on. Duplicates and gaps
-        are possible: see the module docstring for what a handler does about them."""
+        are possible: see the module docstring for what a handler does about them.
+        Raises BusError at once when the bus is not connected."""
+        ...
+
+    def status(self) -> BusStatus:
+        """The connection now (no I/O)."""
         ...
 
     async def close(self) -> None: ...
@@ -111,42 +134,26 @@ def message_id(stream_id: str, version: int) -> str:
     return f"{stream_id}:{version}"
 
 
-class _Wire(msgspec.Struct, frozen=True, kw_only=True):
-    # Unknown fields are tolerated on purpose: publishers are our own services, and a
-    # field added in a rolling deploy must not make older subscribers drop messages.
-    position: int
-    stream_id: str
-    version: int
-    type: str
-    data: msgspec.Raw  # embedded as JSON, not as a base64 string
-    metadata: Metadata
+def notice_of(event: StoredEvent) -> BusMessage:
+    """The notice of a committed event: its place in the store and its type, nothing of
+    what it says."""
+    return BusMessage(
+        position=event.position,
+        stream_id=event.stream_id,
+        version=event.version,
+        type=event.type,
+    )
 
 
 _encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(_Wire)
+_decoder = msgspec.json.Decoder(BusMessage)
 
 
 def encode_event(event: StoredEvent) -> bytes:
-    return _encoder.encode(
-        _Wire(
-            position=event.position,
-            stream_id=event.stream_id,
-            version=event.version,
-            type=event.type,
-            data=msgspec.Raw(event.data),
-            metadata=event.metadata,
-        )
-    )
+    """The wire form of a committed event: its notice, as JSON."""
+    return _encoder.encode(notice_of(event))
 
 
 def decode_message(body: bytes) -> BusMessage:
     """Raises msgspec.ValidationError / DecodeError on a malformed body."""
-    wire = _decoder.decode(body)
-    return BusMessage(
-        position=wire.position,
-        stream_id=wire.stream_id,
-        version=wire.version,
-        type=wire.type,
-        data=bytes(wire.data),
-        metadata=wire.metadata,
-    )
+    return _decoder.decode(body)

@@ -11,8 +11,10 @@ Nothing is lost when a publish never happens (the bus is away, or the process di
 events still queued): the relay (`services/bus/relay.py`; `sahra serve relay`, or inside
 `sahra up`) publishes every event the store committed, and JetStream drops the copies by
 their `<stream>:<version>` id. What a lost publish costs is delay: other gateways see those
-versions when the relay has published them, or as soon as a later event of the table
-reaches them (a gap makes a subscriber read the store, see `services/bus/port.py`).
+versions when the relay has published them, or as soon as the notice of a later event of
+the table reaches them (a notice makes a subscriber read the store after the version it
+holds, see `services/bus/port.py`). What goes on the bus is each event's notice (stream,
+version, position, type), never its data.
 
 A publisher that cannot keep up (the bus slow or away) keeps at most `limit` events and
 gives the oldest up beyond that, with a warning, to the relay.

@@ -17,7 +17,7 @@ from services.bus.nats import STREAM
 from services.bus.port import BusMessage, decode_message, subject_for
 from services.store.port import Metadata, StoredEvent
 
-__all__ = ["Collector", "event", "jetstream_versions", "unique_table"]
+__all__ = ["Collector", "event", "jetstream_bodies", "jetstream_versions", "unique_table"]
 
 _positions = itertools.count(1)
 
@@ -62,6 +62,12 @@ class Collector:
 
 async def jetstream_versions(nats_url: str, stream_id: str) -> list[int]:
     """Every message the SAHRA stream holds for the table, read back from the server."""
+    return [decode_message(body).version for body in await jetstream_bodies(nats_url, stream_id)]
+
+
+async def jetstream_bodies(nats_url: str, stream_id: str) -> list[bytes]:
+    """The bodies of every message the SAHRA stream holds for the table, as stored; each
+    one's Nats-Msg-Id is checked against the notice it carries."""
     nc = NatsClient()
     await nc.connect(nats_url, max_reconnect_attempts=1)
     try:
@@ -72,7 +78,7 @@ async def jetstream_versions(nats_url: str, stream_id: str) -> list[int]:
         sub = await js.subscribe(
             subject, stream=STREAM, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL
         )
-        versions = []
+        bodies = []
         try:
             for _ in range(count):
                 msg = await sub.next_msg(timeout=5)
@@ -82,7 +88,7 @@ async def jetstream_versions(nats_url: str, stream_id: str) -> list[int]:
                 body = decode_message(msg.data)
                 assert name == body.stream_id == stream_id
                 assert int(version) == body.version
-                versions.append(body.version)
+                bodies.append(msg.data)
             try:
                 extra = await sub.next_msg(timeout=0.2)
             except nats.errors.TimeoutError:
@@ -91,6 +97,6 @@ async def jetstream_versions(nats_url: str, stream_id: str) -> list[int]:
                 raise AssertionError(f"stream_info said {count} messages, got {extra}")
         finally:
             await sub.unsubscribe()
-        return versions
+        return bodies
     finally:
         await nc.close()

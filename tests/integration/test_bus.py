@@ -9,20 +9,38 @@ import subprocess
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
+import msgspec
 import pytest
 
 from services.bus.memory import MemoryBus
 from services.bus.nats import NatsBus
-from services.bus.port import Bus, BusError, BusMessage, PublishResult, subject_for
-from services.infra import free_port, nats_binary
-from tests.integration.bus_support import Collector, event, jetstream_versions, unique_table
+from services.bus.port import (
+    Bus,
+    BusError,
+    BusMessage,
+    BusStatus,
+    PublishResult,
+    decode_message,
+    encode_event,
+    subject_for,
+)
+from services.infra import embedded_nats, free_port, nats_binary
+from tests.integration.bus_support import (
+    Collector,
+    event,
+    jetstream_bodies,
+    jetstream_versions,
+    unique_table,
+)
 
 
 @dataclass
 class BusUnderTest:
     bus: Bus
     stored_versions: Callable[[str], Awaitable[list[int]]]  # what the broker holds
+    stored_bodies: Callable[[str], Awaitable[list[bytes]]]  # ... as the bytes it holds
 
 
 @pytest.fixture(params=["memory", "nats"])
@@ -33,7 +51,10 @@ async def subject(request: pytest.FixtureRequest) -> AsyncIterator[BusUnderTest]
         async def memory_versions(stream_id: str) -> list[int]:
             return [m.version for m in memory.stored(stream_id)]
 
-        yield BusUnderTest(memory, memory_versions)
+        async def memory_bodies(stream_id: str) -> list[bytes]:
+            return [msgspec.json.encode(m) for m in memory.stored(stream_id)]
+
+        yield BusUnderTest(memory, memory_versions, memory_bodies)
         await memory.close()
         return
     nats_url: str = request.getfixturevalue("nats_url")
@@ -42,7 +63,10 @@ async def subject(request: pytest.FixtureRequest) -> AsyncIterator[BusUnderTest]
     async def nats_versions(stream_id: str) -> list[int]:
         return await jetstream_versions(nats_url, stream_id)
 
-    yield BusUnderTest(bus, nats_versions)
+    async def nats_bodies(stream_id: str) -> list[bytes]:
+        return await jetstream_bodies(nats_url, stream_id)
+
+    yield BusUnderTest(bus, nats_versions, nats_bodies)
     await bus.close()
 
 
@@ -59,14 +83,15 @@ async def test_a_subscriber_receives_published_events_in_version_order(
     await got.wait_for_version(5)
     assert got.versions == [1, 2, 3, 4, 5]
     first = got.messages[0]
-    assert first.stream_id == table
-    assert first.type == "CardDrawn"
-    assert json.loads(first.data) == {"seat": 1, "n": 1}
-    assert first.metadata.command_id == f"c-{table}-1"
+    assert (first.stream_id, first.version, first.type) == (table, 1, "CardDrawn")
     assert await subject.stored_versions(table) == [1, 2, 3, 4, 5]
 
 
-async def test_the_message_carries_the_event_as_stored(subject: BusUnderTest) -> None:
+async def test_a_message_is_a_notice_that_carries_none_of_the_event(
+    subject: BusUnderTest,
+) -> None:
+    """Issue 10 item 2: the bus is not trusted, and not everyone on it may read every
+    event, so a message names the stream, version, position and type, and nothing else."""
     table = unique_table()
     got = Collector()
     await subject.bus.subscribe(table, got)
@@ -76,15 +101,30 @@ async def test_the_message_carries_the_event_as_stored(subject: BusUnderTest) ->
 
     await got.wait_for_version(1)
     assert got.messages == [
-        BusMessage(
-            position=original.position,
-            stream_id=table,
-            version=1,
-            type=original.type,
-            data=original.data,
-            metadata=original.metadata,
-        )
+        BusMessage(position=original.position, stream_id=table, version=1, type=original.type)
     ]
+    for body in await subject.stored_bodies(table):
+        assert set(json.loads(body)) == {"position", "stream_id", "version", "type"}
+        assert original.data not in body and b"command_id" not in body
+
+
+def test_a_message_in_the_old_format_is_read_as_a_notice_only() -> None:
+    """A body with the event inside (as publishers wrote before, or as a forger writes)
+    gives the notice; the event it carries is never decoded."""
+    body = json.dumps(
+        {
+            "position": 9,
+            "stream_id": "t-1",
+            "version": 4,
+            "type": "SeatTaken",
+            "data": {"type": "SeatTaken", "seat": 2, "player": "Mallory"},
+            "metadata": {"command_id": "forged"},
+        }
+    ).encode()
+    assert decode_message(body) == BusMessage(
+        position=9, stream_id="t-1", version=4, type="SeatTaken"
+    )
+    assert encode_event(event("t-1", 4)).count(b"seat") == 0
 
 
 async def test_republishing_the_same_stream_version_is_dropped_as_a_duplicate(
@@ -274,3 +314,56 @@ async def test_a_nats_without_jetstream_is_refused_with_a_clear_error() -> None:
     finally:
         server.terminate()
         server.wait(10)
+
+
+async def test_a_connected_bus_says_so(subject: BusUnderTest) -> None:
+    assert subject.bus.status() == BusStatus(connected=True, outages=0)
+
+
+async def test_while_nats_is_down_the_bus_fails_at_once_and_counts_the_outage(
+    tmp_path: Path,
+) -> None:
+    """Issue 10 item 6: a gateway must know at once that it has to read the store, and
+    that subscriptions made before the outage may have missed notices."""
+    port = free_port()
+    with embedded_nats(tmp_path / "nats", port) as server:
+        bus = await NatsBus.connect(server.url, timeout=2.0)
+    try:
+        async with asyncio.timeout(10):
+            while bus.status().connected:
+                await asyncio.sleep(0.05)
+        assert bus.status() == BusStatus(connected=False, outages=1)
+        started = time.monotonic()
+        with pytest.raises(BusError, match="not connected"):
+            await bus.subscribe(unique_table(), Collector())
+        with pytest.raises(BusError, match="not connected"):
+            await bus.publish([event(unique_table(), 1)])
+        assert time.monotonic() - started < 0.5
+
+        with embedded_nats(tmp_path / "nats", port):
+            async with asyncio.timeout(15):
+                while not bus.status().connected:
+                    await asyncio.sleep(0.05)
+            assert bus.status() == BusStatus(connected=True, outages=1)
+            table, got = unique_table(), Collector()
+            await bus.subscribe(table, got)
+            await bus.publish([event(table, 1)])
+            await got.wait_for_version(1)
+    finally:
+        await bus.close()
+
+
+async def test_a_memory_bus_plays_an_outage() -> None:
+    bus = MemoryBus()
+    table, got = unique_table(), Collector()
+    await bus.subscribe(table, got)
+    bus.disconnect()
+    assert bus.status() == BusStatus(connected=False, outages=1)
+    with pytest.raises(BusError, match="not connected"):
+        await bus.publish([event(table, 1)])
+    bus.reconnect()
+    await bus.publish([event(table, 1)])  # the subscription was lost with the outage
+    await asyncio.sleep(0.05)
+    assert got.versions == []
+    assert bus.status() == BusStatus(connected=True, outages=1)
+    await bus.close()

@@ -266,8 +266,6 @@ async def test_a_followed_table_folds_bus_news_and_refolds_on_a_gap(adapters: Ad
                 stream_id=table_id,
                 version=latest.version,
                 type=latest.type,
-                data=latest.data,
-                metadata=latest.metadata,
             )
         )
         cached = reader.cached(table_id)
