@@ -186,6 +186,7 @@ class TableService:
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
         self._followed: dict[str, int] = {}  # tables kept current by a bus subscription
+        self._noticed: dict[str, int] = {}  # tables being read on a notice -> newest noticed
         self._listeners: list[ChangeListener] = []
         # The seed window and the host's cut: timers that issue the system's command.
         self.deadlines = Deadlines(self.handle, timing or SeedTiming.from_env(), store)
@@ -369,7 +370,10 @@ class TableService:
         return entry.loaded()
 
     async def on_published(self, message: BusMessage) -> None:
-        """A bus handler: fold the next event, ignore what is known, refold on a gap."""
+        """A bus handler. A notice is not an event (the bus is not trusted, see
+        services/bus/port.py): on news of a version past the one held, the table is read
+        from the store and what the store returned is folded. Notices that come while a
+        read of the table is in flight are covered by one more read, not one read each."""
         table_id = message.stream_id
         entry = self._cache.get(table_id)
         if entry is None:  # dropped from the cache: load it again if someone is watching
@@ -378,16 +382,21 @@ class TableService:
             return
         if message.version <= entry.version:
             return
-        async with self._lock(table_id):
-            if message.version == entry.version + 1:
-                entry.remember(message.metadata.command_id, message.version)
-                entry.state = evolve_table(entry.state, decode_event(message.data, table_id))
-                entry.version = message.version
-                if message.type in WAIT_STARTS:
-                    entry.started = _batch_time(message.metadata)
-            elif message.version > entry.version:
-                await self._catch_up(table_id, entry)
-            self._changed(table_id, entry)
+        noticed = self._noticed.get(table_id)
+        if noticed is not None:  # the read in flight may have started before that commit
+            self._noticed[table_id] = max(noticed, message.version)
+            return
+        self._noticed[table_id] = message.version
+        try:
+            while True:
+                asked = self._noticed[table_id]
+                have = (await self.refresh(table_id)).version
+                # Once more only for news that came during the read and that it missed: a
+                # notice of a version the store does not hold (forged) costs one read.
+                if self._noticed[table_id] == asked or have >= self._noticed[table_id]:
+                    return
+        finally:
+            del self._noticed[table_id]
 
     # --- the write path ----------------------------------------------------------------
 
