@@ -2,8 +2,18 @@
 
 The gateway subscribes to the bus for every table one of its sockets sits at (subscribe
 first, then catch up from the store, as the bus port asks) and unsubscribes when the last
-one leaves. Every change the table service sees — its own commits and the bus's news — is
-offered to the sessions of that table as a `Frame`: the table at one version.
+one leaves. Every change the table service sees — its own commits and what it read from
+the store on the bus's notices — is offered to the sessions of that table as a `Frame`:
+the table at one version.
+
+The bus is a convenience, never a condition (issue 10, item 6): while NATS is away a
+socket is still accepted (its table read from the store), and `run` reads the store every
+`poll_interval` seconds for each table that has sockets here and no working subscription,
+so that other writers' moves are shown in order meanwhile. A subscription made before an
+outage may have missed notices (a restarted server has lost its consumer): `run` drops it
+once the bus reports the outage, and when the bus is back subscribes again, then catches
+up from the store (subscribe first, as ever). Commands go on being appended meanwhile;
+their notices are published by the relay when it can.
 
 Each session has one sender task for its whole life, which shows the newest frame it was
 offered. A view is the whole truth, so the versions that landed while a socket was still
@@ -28,7 +38,7 @@ import msgspec
 
 from engine import banakil
 from engine.table import TableState
-from services.bus.port import Bus, Subscription
+from services.bus.port import Bus, BusError, Subscription
 from services.gateway.codec import encode_json
 from services.gateway.messages import SharedView, welcome_message
 from services.gateway.tables import Loaded, TableService
@@ -174,17 +184,22 @@ class Session:
 
 
 class Hub:
-    def __init__(self, service: TableService, bus: Bus) -> None:
+    def __init__(self, service: TableService, bus: Bus, *, poll_interval: float = 0.5) -> None:
         self._service = service
         self._bus = bus
+        self._poll_interval = poll_interval
         self._sessions: dict[str, set[Session]] = {}
-        self._subscriptions: dict[str, Subscription] = {}
+        # Every table with sessions here; None: no working subscription, read the store.
+        self._subscriptions: dict[str, Subscription | None] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._outages = bus.status().outages  # the bus's count when subscriptions were made
+        self._trouble = ""  # the last failure of a round, logged once
         service.add_listener(self._changed)
 
     async def join(self, session: Session) -> Loaded:
         """Seat the session at its table; returns the table, current as of now. Changes
-        from here on are offered to the session and shown once it has been greeted."""
+        from here on are offered to the session and shown once it has been greeted. The
+        bus being away does not keep a session out (see the module docstring)."""
         table_id = session.table_id
         async with self._lock(table_id):
             sessions = self._sessions.setdefault(table_id, set())
@@ -192,16 +207,84 @@ class Hub:
             sessions.add(session)
             if not first:
                 return await self._service.load(table_id)
+            subscription = None
             try:
-                self._subscriptions[table_id] = await self._bus.subscribe(
-                    table_id, self._service.on_published
-                )
+                subscription = await self._subscribe(table_id)
                 loaded = await self._service.refresh(table_id)
             except BaseException:
                 sessions.discard(session)
+                if not sessions:
+                    self._sessions.pop(table_id, None)
+                if subscription is not None:
+                    with contextlib.suppress(Exception):
+                        await subscription.unsubscribe()
                 raise
+            self._subscriptions[table_id] = subscription
             self._service.follow(table_id)
             return loaded
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Keep the tables of this gateway's sessions current while the bus is away, and
+        subscribe again when it is back: one round every `poll_interval` s until `stop`."""
+        while not stop.is_set():
+            try:
+                await self.keep_current()
+            except Exception as exc:  # the store is away too: try again next round
+                trouble = f"{type(exc).__name__}: {exc}"
+                if trouble != self._trouble:
+                    _log.warning("hub: cannot read the followed tables: %s", trouble)
+                self._trouble = trouble
+            else:
+                self._trouble = ""
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self._poll_interval)
+
+    async def keep_current(self) -> None:
+        """One round: drop the subscriptions an outage may have broken; for every table
+        without one, subscribe when the bus is connected, then read the store."""
+        status = self._bus.status()
+        if status.outages != self._outages:
+            self._outages = status.outages
+            broken = [t for t, s in self._subscriptions.items() if s is not None]
+            if broken:
+                _log.warning(
+                    "hub: the bus lost its connection; reading the store for %d table(s) "
+                    "until it is back",
+                    len(broken),
+                )
+            for table_id in broken:
+                async with self._lock(table_id):
+                    subscription = self._subscriptions.get(table_id)
+                    if subscription is not None:
+                        self._subscriptions[table_id] = None
+                        with contextlib.suppress(Exception):
+                            await subscription.unsubscribe()
+        back = 0
+        for table_id in [t for t, s in self._subscriptions.items() if s is None]:
+            async with self._lock(table_id):
+                if self._subscriptions.get(table_id, True) is not None:
+                    continue  # left, or subscribed by now
+                if status.connected:
+                    subscription = await self._subscribe(table_id, quiet=True)
+                    self._subscriptions[table_id] = subscription
+                    back += subscription is not None
+                await self._service.refresh(table_id)
+        if back:
+            _log.info("hub: %d table(s) followed from the bus again", back)
+
+    async def _subscribe(self, table_id: str, *, quiet: bool = False) -> Subscription | None:
+        """The table's subscription; None while the bus cannot give one."""
+        try:
+            return await self._bus.subscribe(table_id, self._service.on_published)
+        except BusError as exc:
+            if not quiet:
+                _log.warning(
+                    "hub: no bus for %s (%s); reading the store every %g s",
+                    table_id,
+                    exc,
+                    self._poll_interval,
+                )
+            return None
 
     async def leave(self, session: Session) -> None:
         session.stop()

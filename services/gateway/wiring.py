@@ -67,6 +67,8 @@ class Gateway:
 
     async def start(self) -> None:
         self._tasks.append(asyncio.create_task(self.warnings.run(self._stop), name="warnings"))
+        # Reads the store for this gateway's tables while the bus is away (issue 10 item 6).
+        self._tasks.append(asyncio.create_task(self.hub.run(self._stop), name="hub"))
 
     async def close(self) -> None:
         self.presence.closing = True
