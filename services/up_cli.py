@@ -1,6 +1,7 @@
 """`sahra up`: the whole service on one machine, in one process.
 
-Starts embedded PostgreSQL and NATS (JetStream) under the data directory when no URLs are
+Starts embedded PostgreSQL and NATS (JetStream, with a password made on first start and
+kept in the data directory: `services/infra.py`) under the data directory when no URLs are
 given, applies the migrations, then runs the gateway, the relay, the turn clock and the
 bots worker together. Ctrl-C stops
 the services and then the servers it started; their data stays for the next start.
@@ -17,7 +18,7 @@ from typing import Any
 from services import config
 from services.bus.relay import RelayStartupError
 from services.gateway.settings import Settings as GatewaySettings
-from services.infra import embedded_nats, embedded_postgres
+from services.infra import NATS_KEY_FILE, NATS_USER, embedded_nats, embedded_postgres, nats_password
 from services.workers import WorkerStartupError
 
 __all__ = ["register"]
@@ -68,10 +69,22 @@ def _servers(settings: config.Settings, stack: contextlib.ExitStack) -> tuple[st
         _log.info("PostgreSQL: %s", database_url)
     nats_url = settings.nats_url
     if nats_url is None:
-        nats_url = stack.enter_context(embedded_nats(data / "nats")).url
-        _log.info("NATS: embedded with JetStream at %s, data in %s", nats_url, data / "nats")
+        try:
+            password = nats_password(data)  # made on first start, like seed.key
+        except ValueError as exc:  # the file is there and is not a password
+            raise config.ConfigError(str(exc)) from None
+        except OSError as exc:
+            raise config.ConfigError(f"cannot keep the NATS password in {data}: {exc}") from None
+        nats_url = stack.enter_context(embedded_nats(data / "nats", password=password)).url
+        _log.info(
+            "NATS: embedded with JetStream at %s (user %s, password in %s), data in %s",
+            config.redact_url(nats_url),
+            NATS_USER,
+            data / NATS_KEY_FILE,
+            data / "nats",
+        )
     else:
-        _log.info("NATS: %s", nats_url)
+        _log.info("NATS: %s", config.redact_url(nats_url))
     return database_url, nats_url
 
 
