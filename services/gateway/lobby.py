@@ -3,11 +3,16 @@
 Each gateway keeps its own copy in memory and reads only what was committed since its last
 look, so every replica lists tables created through any other. Only the table events are
 decoded; the game's events are skipped by their type, except the ones that end a match.
+
+A row that cannot be read (written by another engine version, or straight into the store)
+takes its own table out of the list, logged once; every other table is listed as before. It
+once made `GET /tables` a 500 for every player, and lost the rest of the page it was on.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Literal
 
 import msgspec
@@ -18,6 +23,7 @@ from services.store.port import Checkpoint, EventStore, StoredEvent
 
 __all__ = ["Lobby", "TableSummary"]
 
+_log = logging.getLogger(__name__)
 _WATCHED = {"TableCreated", "SeatTaken", "TableStarted", "MatchEnded", "SeriesEnded"}
 _PAGE = 500
 
@@ -62,6 +68,7 @@ class Lobby:
     def __init__(self, store: EventStore) -> None:
         self._store = store
         self._tables: dict[str, _Table] = {}
+        self._unreadable: set[str] = set()  # tables with a row that could not be read
         self._checkpoint = Checkpoint()
         self._lock = asyncio.Lock()
 
@@ -75,10 +82,24 @@ class Lobby:
             while True:
                 rows, self._checkpoint = await self._store.read_all(self._checkpoint, _PAGE)
                 for row in rows:
-                    if row.type in _WATCHED:
-                        self._apply(row)
+                    if row.type in _WATCHED and row.stream_id not in self._unreadable:
+                        self._apply_or_drop(row)
                 if len(rows) < _PAGE:
                     return
+
+    def _apply_or_drop(self, row: StoredEvent) -> None:
+        try:
+            self._apply(row)
+        except Exception as exc:  # one table's bad row never hides the others
+            self._unreadable.add(row.stream_id)
+            self._tables.pop(row.stream_id, None)
+            _log.error(
+                "lobby: table %s left out: its row at version %s (%s) cannot be read: %s",
+                row.stream_id,
+                row.version,
+                row.type,
+                exc,
+            )
 
     def _apply(self, row: StoredEvent) -> None:
         if row.type in ("MatchEnded", "SeriesEnded"):
