@@ -58,25 +58,44 @@ class TurnWarnings:
         self._presence = presence
         self.now = now
         self._watched: dict[str, _Watch | None] = {}  # None: its wait's start is not known yet
+        self._failed: set[str] = set()  # tables whose waits could not be timed
         service.add_listener(self._changed)
         presence.watch(self._seated)
 
     async def tick(self) -> int:
-        """Look up the waits not known yet and push the warnings that are due; how many."""
+        """Look up the waits not known yet and push the warnings that are due; how many.
+
+        A table whose wait cannot be read or timed (a stream the clock quarantines too) is
+        logged once and left out until its last socket leaves: the others are still warned.
+        """
         for table_id in [t for t, w in self._watched.items() if w is None]:
-            await self._look_up(table_id)
+            if table_id not in self._failed:
+                try:
+                    await self._look_up(table_id)
+                except Exception as exc:
+                    self._fail(table_id, exc)
         sent = 0
         now = self.now()
-        for watch in list(self._watched.values()):
-            if watch is None or watch.tracked.waiting is None:
+        for table_id, watch in list(self._watched.items()):
+            if watch is None or watch.tracked.waiting is None or table_id in self._failed:
                 continue
-            deadline = timer(watch.tracked)
-            at = None if deadline is None else warning_at(deadline)
-            if deadline is None or at is None or at > now or watch.warned == watch.tracked.waiting:
-                continue
-            watch.warned = watch.tracked.waiting
-            sent += await self._warn(deadline, now)
+            try:
+                sent += await self._warn_if_due(watch, now)
+            except Exception as exc:
+                self._fail(table_id, exc)
         return sent
+
+    async def _warn_if_due(self, watch: _Watch, now: datetime) -> int:
+        deadline = timer(watch.tracked)
+        at = None if deadline is None else warning_at(deadline)
+        if deadline is None or at is None or at > now or watch.warned == watch.tracked.waiting:
+            return 0
+        watch.warned = watch.tracked.waiting
+        return await self._warn(deadline, now)
+
+    def _fail(self, table_id: str, exc: Exception) -> None:
+        self._failed.add(table_id)
+        _log.error("turn warnings: table %s left out: %s: %s", table_id, type(exc).__name__, exc)
 
     async def run(self, stop: asyncio.Event, interval: float = 0.25) -> None:
         while not stop.is_set():
@@ -92,6 +111,7 @@ class TurnWarnings:
             self._watched.setdefault(table_id, None)
         else:
             self._watched.pop(table_id, None)
+            self._failed.discard(table_id)
 
     def _changed(self, table_id: str, loaded: Loaded) -> None:
         watch = self._watched.get(table_id)

@@ -101,3 +101,59 @@ async def test_a_turn_begun_while_the_gateway_reads_the_table_is_the_one_warned_
     finally:
         await service.deadlines.close()
         await service.close()
+
+
+class _BrokenFor:
+    """The log as the warnings read it, one table's reads failing (a poisoned stream)."""
+
+    def __init__(self, store: MemoryEventStore, broken: str) -> None:
+        self._store = store
+        self._broken = broken
+        self.failures = 0
+
+    async def read_stream(self, stream_id: str, after_version: int = 0) -> list[StoredEvent]:
+        if stream_id == self._broken:
+            self.failures += 1
+            raise RuntimeError("a row of this stream cannot be read")
+        return await self._store.read_stream(stream_id, after_version)
+
+
+async def _his_turn(service: TableService, player: str) -> str:
+    options = options_from("sahrat", table_kind="free", bots_allowed=True)
+    table_id = (await service.create_table(options, ("human", "bot", "bot", "bot"))).state.table_id
+    assert (await service.take_seat(table_id, 1, player)).accepted
+    assert (await service.start(table_id, 1)).accepted
+    game = (await service.load(table_id)).state.game_state
+    assert game is not None
+    if game.turn != 1:
+        await _play_bots(service, table_id)
+    return table_id
+
+
+async def test_a_table_whose_wait_cannot_be_read_does_not_stop_the_others_warnings() -> None:
+    store = MemoryEventStore()
+    timing = SeedTiming(seed_window=0.0, cut_seconds=3600.0, reveal_seconds=0.0)
+    service = TableService(store, MemoryBus(), timing=timing)
+    broken = await _his_turn(service, "Hala")
+    healthy = await _his_turn(service, "Omar")
+    reads = _BrokenFor(store, broken)
+    time = FakeTime()
+    presence = Presence(service)
+    warnings = TurnWarnings(service, reads, presence, time)  # type: ignore[arg-type]
+    sent: list[bytes] = []
+
+    async def send(message: bytes) -> None:
+        sent.append(message)
+
+    try:
+        await presence.arrived(Session(broken, 1, send))  # watched first: looked up first
+        await presence.arrived(Session(healthy, 1, send))
+        assert await warnings.tick() == 0
+        rows = [r for r in await store.read_stream(healthy) if r.type in _STARTS]
+        time.set(server_time(rows[-1]) + timedelta(seconds=20 - 4.9))
+        assert await warnings.tick() == 1
+        assert msgspec.json.decode(sent[-1])["table_id"] == healthy
+        assert reads.failures == 1  # tried once, logged once, left out since
+    finally:
+        await service.deadlines.close()
+        await service.close()
