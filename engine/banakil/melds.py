@@ -35,12 +35,12 @@ _POS_FACE = {(pos, suit): f"{RANKS[(pos - 1) % 13]}{suit}" for pos in range(15) 
 
 
 def _pos_face(pos: int, suit: str) -> str:
-    return _POS_FACE.get((pos, suit)) or f"{RANKS[(pos - 1) % 13]}{suit}"
+    return _POS_FACE[pos, suit]
 
 
-def _is_sub_in_run(card: Card, pos: int, suit: str) -> bool:
-    r = RANK[card]
-    return r == 0 or (r == 2 and not (SUIT[card] == suit and pos == 2))
+def _wild_at(card: Card, pos: int, suit: str) -> bool:
+    """A 2 on place `pos` of a run of `suit` is wild unless it is the natural 2 (BK-WILD-3)."""
+    return RANK[card] == 2 and not (SUIT[card] == suit and pos == 2)
 
 
 def _face_pos(text: str, lo: int, hi: int) -> int:
@@ -96,12 +96,14 @@ def _check_limits(jokers: int, twos: int, real: int, opts: BanakilOptions) -> No
     if twos > 1:
         raise _bad("two_wild_twos", "BK-WILD-1", "a meld may hold at most one wild two")
     if real < opts.min_real_cards:
-        rule = "BK-WILD-C1" if opts.min_real_cards == 1 else "BK-WILD-S1"
-        raise _bad(
-            "too_few_real_cards",
-            rule,
-            f"a meld needs at least {opts.min_real_cards} real card(s)",
-        )
+        raise _too_few_real(opts)
+
+
+def _too_few_real(opts: BanakilOptions) -> RuleViolation:
+    rule = "BK-WILD-C1" if opts.min_real_cards == 1 else "BK-WILD-S1"
+    return _bad(
+        "too_few_real_cards", rule, f"a meld needs at least {opts.min_real_cards} real card(s)"
+    )
 
 
 def _check_set(
@@ -117,10 +119,8 @@ def _check_set(
         raise _bad("set_too_long", "BK-MELD-7", "a set holds at most 4 cards")
     real = [p for p in cards if RANK[p.card] not in (0, 2)]
     subs = [p for p in cards if RANK[p.card] in (0, 2)]
-    if not real:
-        if any(RANK[p.card] == 2 for p in cards):
-            raise _bad("set_of_twos", "BK-MELD-6", "2s never form a set")
-        raise _bad("too_few_real_cards", "BK-WILD-C1", "a meld needs a real card")
+    if not real:  # only two jokers exist, so three substitutes always include a 2
+        raise _bad("set_of_twos", "BK-MELD-6", "2s never form a set")
     rank = RANK[real[0].card]
     if any(RANK[p.card] != rank for p in real):
         raise _bad("set_mixed_ranks", "BK-MELD-4", "a set's cards share one rank")
@@ -214,9 +214,7 @@ def _new_run(
             continue
         if not natural_two or any(_is_natural(p) for p in run):
             return run
-    if first_error is None:
-        raise _bad("too_few_real_cards", "BK-WILD-C1", "a meld needs a real card")
-    raise first_error
+    raise first_error or _too_few_real(opts)  # no reading at all: jokers only
 
 
 def _run_candidates(listed: list[Card]) -> Iterator[tuple[list[Card], str, int]]:
@@ -270,11 +268,9 @@ def _floating_pos(occupied: set[int], ends_only: bool, floating: int) -> int | N
     gaps = [p for p in range(lo, hi + 1) if p not in occupied]
     if gaps:
         return gaps[0] if len(gaps) <= floating and not ends_only else None
-    if hi + 1 <= 14 and hi + 1 - lo < 13:
-        return hi + 1
-    if lo - 1 >= 1:
-        return lo - 1
-    return None
+    if hi - lo + 1 >= 13:
+        return None  # a run holds at most 13 cards (BK-MELD-3)
+    return hi + 1 if hi < 14 else lo - 1  # below a high ace: lo >= 3 there
 
 
 def add_to_meld(
@@ -323,7 +319,7 @@ def _add_to_run(
     slots = _run_slots(cards)
     lo, hi = min(slots), max(slots)
     old_wild = next(
-        (p for p in cards if RANK[p.card] == 2 and _is_sub_in_run(p.card, pos_of(slots, p), suit)),
+        (p for p in cards if _wild_at(p.card, pos_of(slots, p), suit)),
         None,
     )
     floating: list[Placed] = []
@@ -333,8 +329,8 @@ def _add_to_run(
             floating.insert(0, p)  # the joker is placed before a wild two
             continue
         natural = natural_twos and SUIT[p.card] == suit and (2 not in slots or slots[2] is old_wild)
-        if r == 2 and (not natural or (old_wild is None and _names_other(wild_as, p.card))):
-            floating.append(p)  # a wild two, also a 2 of the suit named to stand elsewhere
+        if r == 2 and not natural:
+            floating.append(p)
             continue
         pos = (15 - _ace_pos(lo, hi) if far_ace else _ace_pos(lo, hi)) if r == 1 else r
         if r == 1 and pos in slots and RANK[slots[pos].card] == 1:
@@ -402,7 +398,7 @@ def _add_to_run(
             )
         slots[pos] = p
     run = _check_run(slots, suit, opts)
-    _check_named(run, added, wild_as, joker_as)
+    _check_named(run, wild_as)
     return run
 
 
@@ -411,20 +407,15 @@ def _names_other(named: str | None, card: str) -> bool:
     return named is not None and named.strip().upper() != face(card)
 
 
-def _check_named(
-    run: Sequence[Placed], added: Sequence[Placed], wild_as: str | None, joker_as: str | None
-) -> None:
-    """A named place is honoured or the add-on is refused: never silently ignored."""
-    wild = next((p.stands_for for p in run if _is_wild(p)), None)
-    if wild_as is not None and _names_other(wild_as, wild or ""):
+def _check_named(run: Sequence[Placed], wild_as: str | None) -> None:
+    """A named wild two is honoured or the add-on is refused, never silently ignored (an
+    added 2 of the run's suit named elsewhere is then read as the wild two). A named joker
+    needs no check: it is placed on the named card or refused."""
+    wild = next((p.stands_for for p in run if _is_wild(p)), "")
+    if wild_as is not None and _names_other(wild_as, wild):
         raise _bad(
             "bad_wild_target", "BK-WILD-2", f"no wild two of this run can stand for {wild_as}"
         )
-    joker = next(
-        (p.stands_for for p in run if RANK[p.card] == 0 and p.card in {a.card for a in added}), None
-    )
-    if joker_as is not None and _names_other(joker_as, joker or ""):
-        raise _bad("bad_wild_target", "BK-WILD-2", f"the added joker cannot stand for {joker_as}")
 
 
 def _is_natural(placed: Placed) -> bool:
@@ -486,9 +477,7 @@ def move_wild(
         raise _bad("not_a_run", "BK-WILD-C3", "a wild two is moved only inside a run")
     suit = _run_suit(cards)
     slots = _run_slots(cards)
-    wild = next(
-        (p for k, p in slots.items() if RANK[p.card] == 2 and _is_sub_in_run(p.card, k, suit)), None
-    )
+    wild = next((p for k, p in slots.items() if _wild_at(p.card, k, suit)), None)
     if wild is None:
         raise _bad("no_wild_two", "BK-WILD-C3", "this run holds no wild two")
     del slots[pos_of(slots, wild)]

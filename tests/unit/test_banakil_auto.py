@@ -31,6 +31,13 @@ def test_a_run_partner_is_one_or_two_ranks_away_in_the_same_suit(other: str, par
     assert u(other, f"7H {other}") == int(partner)
 
 
+@pytest.mark.parametrize("high", ["KH", "QH"])
+def test_only_an_ace_counts_as_fourteen(high: str) -> None:
+    """PF-AMB-3 (2): 5♥ and K♥ (or Q♥) are far apart; no card but the ace reaches 14."""
+    assert u("5H", f"5H {high}") == 0
+    assert u(high, f"5H {high}") == 0
+
+
 def test_a_card_of_another_suit_is_never_a_run_partner() -> None:
     """PF-AMB-3 (2): 7♥ and 8♠ are not partners (the suit differs)."""
     assert u("7H", "7H 8S 6C 9D") == 0
@@ -92,8 +99,8 @@ def test_among_equally_useful_cards_the_lower_value_goes() -> None:
 @pytest.mark.parametrize(
     ("hand", "out"),
     [
-        ("KS AD", "AD#1"),  # both worth 1: the ace is rank 1, the lowest
-        ("6S 4C", "4C#1"),  # both worth 0.5: rank 4 before 6
+        ("KC AS", "AS#1"),  # both worth 1: the ace is rank 1, the lowest (before ♣)
+        ("6C 4S", "4S#1"),  # both worth 0.5: rank 4 before 6, whatever the suits
         ("9S 9H", "9H#1"),  # same rank and value: ♥ before ♠
         ("9D 9H", "9D#1"),  # ♦ before ♥
         ("9C 9D", "9C#1"),  # ♣ first
@@ -116,3 +123,4 @@ def test_twos_go_only_when_no_other_card_but_jokers_remains_and_jokers_last() ->
     assert auto_discard(cards("JK 2S 2D")) == "2D#1"
     assert auto_discard(("JK#1", "JK#2")) == "JK#2"
     assert auto_discard(cards("JK 2S KH")) == "KH#1"
+    assert auto_discard(cards("3H 2C")) == "3H#1"  # a three is a plain card, a 2 is not

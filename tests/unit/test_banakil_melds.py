@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.banakil.melds import infer_kind
+from engine import banakil
+from engine.banakil.melds import infer_kind, new_meld
 from engine.banakil.messages import Meld, MeldLaid
 from engine.cards import face
+from engine.errors import RuleViolation
 from tests.support import apply, cards, table, try_
 
 BOTH = ("classic", "sahrat")
@@ -343,3 +345,61 @@ def test_a_run_with_a_natural_two_listed_high_to_low_is_laid(
     """BK-WILD-3, BK-MELD-2: 3♣ 2♣ JK is the run A♣ 2♣ 3♣ listed high to low (the 2♣ is a
     natural card, so two real cards); it was read as a set and refused."""
     assert spec(lay(preset, text)) == laid
+
+
+# --- readings that mutation testing showed untested (issue 10 item 15) -----------------------
+
+
+def test_a_run_of_one_real_ace_listed_last_may_be_ace_high() -> None:
+    """BK-MELD-3, BK-WILD-C1: as a run, 2♣ JK A♣ is 2♣=Q♣ JK=K♣ A♣ (the list is low to high)."""
+    _, placed = new_meld(cards("2C JK AC"), "run", 1, banakil.options_from("classic"))
+    assert " ".join(f"{face(p.card)}={p.stands_for}" for p in placed) == "2C=QC JK=KC AC=AC"
+
+
+def test_a_run_of_substitutes_around_a_natural_two() -> None:
+    """BK-WILD-3, BK-WILD-C1: JK 2♥ 2♣ is JK=A♥ 2♥ 2♣=3♥ (the 2♥ natural, one real card)."""
+    assert spec(lay("classic", "JK 2H 2C")) == "JK=AH 2H 2C=3H"
+
+
+@pytest.mark.parametrize(("text", "message"), [("8H JK 5H", "8H"), ("8H 5H 6H 9H", "5H")])
+def test_a_refused_run_names_the_card_out_of_place_in_its_likeliest_reading(
+    text: str, message: str
+) -> None:
+    """BK-MELD-2: a list whose first real card is higher than its last is read high to low
+    first; the error names the first card that does not fit that reading."""
+    with pytest.raises(RuleViolation) as info:
+        new_meld(cards(text), "run", 1, banakil.options_from("classic"))
+    assert info.value.as_dict() == {
+        "code": "run_not_consecutive",
+        "rule_id": "BK-MELD-2",
+        "message": f"{message} is out of place",
+    }
+
+
+def test_two_real_cards_of_one_rank_are_read_as_a_set() -> None:
+    """BK-MELD-4, BK-MELD-5: 7♠ 7♥ JK is a set (of an illegal rank), not a run."""
+    assert infer_kind(cards("7S 7H JK")) == "set"
+    assert refuse("classic", "7S 7H JK") == ("set_rank", "BK-MELD-5")
+
+
+@pytest.mark.parametrize("text", ["2H 3H JK", "2H JK 2C"])
+def test_a_natural_two_makes_a_run(text: str) -> None:
+    """BK-WILD-3: a 2 of the suit on the rank-2 place; 2s with a joker are no set of twos."""
+    assert infer_kind(cards(text)) == "run"
+
+
+def test_a_guessed_run_that_fails_is_tried_as_a_set() -> None:
+    """BK-MELD-S1, BK-WILD-C1: JK A♥ 2♥ fits no run (the 2♥ would be the natural 2 below
+    the ace); with one real card and twos in sets allowed it is the set A♥ JK 2♥."""
+    opts = banakil.options_from("classic", wild_two_in_sets=True)
+    kind, placed = new_meld(cards("JK AH 2H"), None, 1, opts)
+    assert kind == "set"
+    assert {p.seat for p in placed} == {1}
+    assert sorted(p.stands_for[0] for p in placed) == ["A", "A", "A"]
+
+
+def test_a_guessed_set_that_fails_is_laid_as_the_run_of_its_natural_two() -> None:
+    """BK-WILD-3: 3♣ 2♣ JK falls back from a set to the run A♣ 2♣ 3♣, placed by the seat."""
+    kind, placed = new_meld(cards("3C 2C JK"), None, 2, banakil.options_from("sahrat"))
+    assert kind == "run"
+    assert {p.seat for p in placed} == {2}
