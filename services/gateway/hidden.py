@@ -58,8 +58,7 @@ _FINGERPRINT = 4  # bytes: sealing.fingerprint is 8 hex characters
 _TAG = 16
 
 
-class KeyMismatch(sealing.SealError):
-    """The value was sealed with another seed key than this process's."""
+KeyMismatch = sealing.KeyMismatch  # one error for a wrong key, secrets and cards alike
 
 
 class Unreadable(sealing.SealError):

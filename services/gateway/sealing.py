@@ -4,15 +4,19 @@ A SeedCommitted event carries the deal's secret so that the service can shuffle 
 from it (PF-FAIR-1); until SeedRevealed (PF-FAIR-3) nobody else may read it. In the event
 store, on the bus and in snapshots the `secret` field is therefore written sealed:
 
-    "enc:v1:" + hex(S XOR K)
+    "enc:v2:" + fingerprint(key) + ":" + hex(S XOR K)
     K = HMAC-SHA256(key, "seed:" + stream_id + ":" + deal + ":" + commitment)
 
 with `key` the 32-byte SAHRA_SEED_KEY. K is a PRF output under a secret key on a message
 that is never used twice (one secret per (table, deal), and the commitment names the
 secret itself), 32 bytes long like S: a one-time pad for S as long as HMAC-SHA256 is a
 PRF. Opening checks SHA-256(S) against the commitment, so a wrong key is reported, never
-dealt from. Standard library only; `docs/fairness.md` ("In the service") says why this is
-sound here and what it does not protect against.
+dealt from. The key's public fingerprint in front tells a process with another key
+(`KeyMismatch`: the process is misconfigured, every table alike) from a value that was
+altered (`SealError`: that table's fault). Values of the first format, "enc:v1:" + hex,
+written before the fingerprint, still open; for them the two cannot be told apart.
+Standard library only; `docs/fairness.md` ("In the service") says why this is sound here
+and what it does not protect against.
 
 The codec seals on the way to the store and opens on the way back; one key per process
 (`install_key`), read from the environment or a key file in the data directory
@@ -35,6 +39,7 @@ __all__ = [
     "KEY_ENV",
     "KEY_FILE",
     "PREFIX",
+    "KeyMismatch",
     "SealError",
     "Sealer",
     "current",
@@ -48,7 +53,8 @@ __all__ = [
 
 _log = logging.getLogger(__name__)
 
-PREFIX = "enc:v1:"
+PREFIX = "enc:v2:"
+_V1 = "enc:v1:"  # the first format, without the key's fingerprint: read, never written
 KEY_ENV = "SAHRA_SEED_KEY"
 KEY_FILE = "seed.key"
 _KEY_BYTES = 32
@@ -56,6 +62,11 @@ _KEY_BYTES = 32
 
 class SealError(ValueError):
     """A sealed secret that cannot be opened (another key), or a key that is not a key."""
+
+
+class KeyMismatch(SealError):
+    """The value was sealed with another seed key than this process's: the process's key
+    is wrong (for every table alike), not the value."""
 
 
 def parse_key(text: str) -> bytes:
@@ -80,7 +91,7 @@ def fingerprint(key: bytes) -> str:
 
 
 def is_sealed(value: str) -> bool:
-    return value.startswith(PREFIX)
+    return value.startswith((PREFIX, _V1))
 
 
 class Sealer:
@@ -108,18 +119,27 @@ class Sealer:
         return int.from_bytes(mac.digest(), "big")
 
     def seal(self, secret: str, stream_id: str, deal: int, commitment: str) -> str:
-        """`secret` (64 hex, or already sealed) → "enc:v1:<64 hex>"."""
+        """`secret` (64 hex, or already sealed) → "enc:v2:<fingerprint>:<64 hex>"."""
         if is_sealed(secret):
             return secret
         plain = int.from_bytes(bytes.fromhex(secret), "big")
         sealed = plain ^ self._pad(stream_id, deal, commitment)
-        return PREFIX + sealed.to_bytes(_KEY_BYTES, "big").hex()
+        return f"{PREFIX}{self.fingerprint}:{sealed.to_bytes(_KEY_BYTES, 'big').hex()}"
 
     def open(self, value: str, stream_id: str, deal: int, commitment: str) -> str:
         """The secret as 64 hex characters; a value that is not sealed comes back as is."""
         if not is_sealed(value):
             return value
-        body = value[len(PREFIX) :]
+        if value.startswith(_V1):
+            body = value[len(_V1) :]
+        else:
+            named, _, body = value[len(PREFIX) :].partition(":")
+            if named != self.fingerprint:
+                raise KeyMismatch(
+                    f"deal {deal} of table {stream_id!r}: the secret was sealed with the seed "
+                    f"key of fingerprint {named}, this process has {self.fingerprint}; "
+                    f"{KEY_ENV} must be the key it was sealed with"
+                )
         try:
             sealed = int.from_bytes(bytes.fromhex(body), "big")
         except ValueError:

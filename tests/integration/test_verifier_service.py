@@ -151,7 +151,7 @@ async def played(store: PostgresEventStore, bus: NatsBus, database_url: str) -> 
             "SELECT data->>'secret' FROM events WHERE stream_id = $1 AND type = 'SeedCommitted'",
             table_id,
         )
-        assert sealed.startswith("enc:v1:")
+        assert sealed.startswith("enc:v2:")
         assert (await service.handle(table_id, 1, SendClientSeed(seed="alpha"), "c1")).accepted
         assert (await service.handle(table_id, 3, SendClientSeed(seed="gamma"), "c3")).accepted
         rng = random.Random(7)
@@ -223,7 +223,7 @@ async def test_the_secret_is_not_readable_before_the_reveal_pf_fair_3(played: Pl
     secret = played.secret
     assert len(played.dumps) >= 5
     for dump, snapshots in played.dumps:
-        assert dump.count("enc:v1:") >= 1  # the event; a snapshot is sealed whole
+        assert dump.count("enc:v2:") >= 1  # the event; a snapshot is sealed whole
         assert dump.count("sahra-sealed:v1:") == snapshots
         assert secret not in dump
     assert played.dumps[-1][1] == 1  # snapshot_every=5: one was taken during the deal

@@ -42,18 +42,33 @@ def test_a_sealed_secret_opens_only_with_its_key_table_and_deal() -> None:
     key = bytes(range(32))
     sealer = sealing.Sealer(key)
     sealed = sealer.seal(SECRET, "t1", 3, COMMITMENT)
-    assert sealed.startswith("enc:v1:") and len(sealed) == len("enc:v1:") + 64
+    head = f"enc:v2:{sealer.fingerprint}:"
+    assert sealed.startswith(head) and len(sealed) == len(head) + 64
     assert SECRET not in sealed
     assert sealer.open(sealed, "t1", 3, COMMITMENT) == SECRET
-    # Another table, deal or key is another pad: the commitment check says so.
-    for stream, deal, other in (("t2", 3, key), ("t1", 4, key), ("t1", 3, bytes(32))):
-        with pytest.raises(sealing.SealError, match="does not open to its commitment"):
-            sealing.Sealer(other).open(sealed, stream, deal, COMMITMENT)
+    # Another table or deal is another pad: the commitment check says so.
+    for stream, deal in (("t2", 3), ("t1", 4)):
+        with pytest.raises(sealing.SealError, match="does not open to its commitment") as e:
+            sealer.open(sealed, stream, deal, COMMITMENT)
+        assert not isinstance(e.value, sealing.KeyMismatch)
+    # Another key is told apart by the fingerprint: the process is wrong, not the value.
+    with pytest.raises(sealing.KeyMismatch, match=f"fingerprint {sealer.fingerprint}"):
+        sealing.Sealer(bytes(32)).open(sealed, "t1", 3, COMMITMENT)
     # Two secrets of one table never share a pad, so their XOR is not in the store.
     second = hashlib.sha256(b"next deal").hexdigest()
-    pad_1 = int(sealed[7:], 16) ^ int(SECRET, 16)
+    pad_1 = int(sealed[len(head) :], 16) ^ int(SECRET, 16)
     sealed_2 = sealer.seal(second, "t1", 4, fair.commitment(bytes.fromhex(second)))
-    assert int(sealed_2[7:], 16) ^ int(second, 16) != pad_1
+    assert int(sealed_2[len(head) :], 16) ^ int(second, 16) != pad_1
+
+
+def test_a_secret_sealed_in_the_first_format_still_opens() -> None:
+    sealer = sealing.Sealer(bytes(range(32)))
+    body = sealer.seal(SECRET, "t1", 3, COMMITMENT).rpartition(":")[2]
+    first = "enc:v1:" + body  # as stored before the fingerprint was written
+    assert sealing.is_sealed(first)
+    assert sealer.open(first, "t1", 3, COMMITMENT) == SECRET
+    with pytest.raises(sealing.SealError, match="does not open to its commitment"):
+        sealing.Sealer(bytes(32)).open(first, "t1", 3, COMMITMENT)
 
 
 def test_a_value_that_is_not_sealed_passes_and_a_malformed_one_is_refused() -> None:
@@ -62,13 +77,15 @@ def test_a_value_that_is_not_sealed_passes_and_a_malformed_one_is_refused() -> N
     assert sealer.seal("enc:v1:" + "0" * 64, "t", 1, COMMITMENT) == "enc:v1:" + "0" * 64
     with pytest.raises(sealing.SealError, match="malformed"):
         sealer.open("enc:v1:xyz", "t", 1, COMMITMENT)
+    with pytest.raises(sealing.SealError, match="malformed"):
+        sealer.open(f"enc:v2:{sealer.fingerprint}:xyz", "t", 1, COMMITMENT)
 
 
 def test_the_codec_never_writes_a_secret_in_plain_form() -> None:
     event = SeedCommitted(deal=1, commitment=COMMITMENT, algorithm=fair.ALGORITHM, secret=SECRET)
     stored = encode_event(event, "table-a")
     assert SECRET.encode() not in stored.data
-    assert decode_event_sealed(stored.data).secret.startswith("enc:v1:")  # type: ignore[union-attr]
+    assert decode_event_sealed(stored.data).secret.startswith("enc:v2:")  # type: ignore[union-attr]
     row = StoredEvent(
         position=1,
         stream_id="table-a",
