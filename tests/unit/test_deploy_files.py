@@ -19,6 +19,7 @@ _ROOT = Path(__file__).resolve().parents[2]
 _DEPLOY = _ROOT / "deploy"
 _VARIABLE = re.compile(r"\bSAHRA_[A-Z0-9_]+")
 _SUBSTITUTED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)")
+_NATS_USERS = ("gateway", "relay", "clock", "bots", "reader")
 
 
 def _compose() -> dict[str, Any]:
@@ -138,3 +139,38 @@ def test_the_image_is_python_3_11_slim_installed_by_pip_as_a_user_on_port_8000()
     assert "COPY migrations ./migrations" in lines
     assert any("SAHRA_MIGRATIONS_DIR=/app/migrations" in line for line in lines)
     assert any(line.startswith("WORKDIR /app") for line in lines)
+
+
+def test_every_service_reaches_nats_as_its_own_user_with_a_password_from_the_env_file() -> None:
+    """Issue 10 item 2: no NATS client without a user; deploy/nats.conf has one per
+    service, its password from the nats container's environment, and each service's URL
+    names its own (the permissions themselves are run in tests/integration/
+    test_deploy_nats.py)."""
+    services = _services()
+    conf = (_DEPLOY / "nats.conf").read_text()
+    users = dict(re.findall(r"\{user: (\w+), password: \$(NATS_\w+_PASSWORD),", conf))
+    assert users == {u: f"NATS_{u.upper()}_PASSWORD" for u in _NATS_USERS}
+    assert re.search(r"^authorization \{", conf, re.MULTILINE)
+    passed = services["nats"]["environment"]
+    assert passed == {v: f"${{{v}:?set {v} in deploy/.env}}" for v in users.values()}
+    for name in ("gateway", "relay", "clock", "bots"):
+        url = services[name]["environment"]["SAHRA_NATS_URL"]
+        assert url == f"nats://{name}:{passed[users[name]]}@nats:4222", name
+    assert "SAHRA_NATS_URL" not in services["migrate"]["environment"]  # no bus needed
+    assert set(users.values()) <= set(_env_example())
+
+
+def test_only_writers_may_publish_on_the_table_subjects() -> None:
+    conf = (_DEPLOY / "nats.conf").read_text()
+    grants = dict(re.findall(r"\{user: (\w+), .*permissions: \{publish: \$(\w+),", conf))
+    lists = {
+        name: re.findall(r'"([^"]+)"', body)
+        for name, body in re.findall(r"(\w+_SUBJECTS) = \[(.*?)\]", conf, re.DOTALL)
+    }
+    may_publish = {user for user, grant in grants.items() if "sahra.table.>" in lists[grant]}
+    assert may_publish == {"gateway", "relay", "clock", "bots"}
+    everything = {subject for subjects in lists.values() for subject in subjects}
+    assert not any(
+        s.startswith(("$JS.API.STREAM.DELETE", "$JS.API.STREAM.PURGE")) for s in everything
+    )
+    assert ">" not in everything and "$JS.API.>" not in everything
