@@ -94,7 +94,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise ConfigError(f"the database URL must start with postgresql://, not {database_url!r}")
     nats_url = pick("nats_url", "SAHRA_NATS_URL")
     if nats_url and urlparse(nats_url).scheme not in ("nats", "tls", "ws", "wss"):
-        raise ConfigError(f"the NATS URL must start with nats://, not {nats_url!r}")
+        raise ConfigError(f"the NATS URL must start with nats://, not {_safe(nats_url)!r}")
     return Settings(
         database_url=database_url,
         nats_url=nats_url,
