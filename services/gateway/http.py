@@ -178,7 +178,7 @@ async def start_table(
     return Started(table_id=table_id, version=outcome.version)
 
 
-@get("/tables/{table_id:str}", responses=refusals(400, 404, 503))
+@get("/tables/{table_id:str}", responses=refusals(400, 404, 409, 503))
 async def table_state(table_id: FromPath[str], gw: NamedDependency[Gateway]) -> dict[str, Any]:
     """The public state: the spectator's view, the seats and the stream version."""
     return table_view(await _existing(gw, table_id), None)

@@ -107,6 +107,10 @@ class Readiness(msgspec.Struct, frozen=True, kw_only=True):
         dict[str, str],
         msgspec.Meta(description='dependency -> "ok" or why it failed (postgresql, nats)'),
     ]
+    down: Annotated[
+        list[str],
+        msgspec.Meta(description="the dependencies that failed their check (empty: ready)"),
+    ]
 
 
 NOT_READY: Final = {

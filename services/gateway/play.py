@@ -28,6 +28,7 @@ from engine.errors import RuleViolation
 from engine.table import Leave, SeatKind, SeatPresence
 from services.gateway.auth import bearer_seat
 from services.gateway.errors import ApiError
+from services.gateway.openapi import refusals
 from services.gateway.tables import Outcome
 from services.gateway.tokens import sign
 from services.gateway.wiring import Gateway
@@ -59,7 +60,7 @@ class Left(msgspec.Struct, frozen=True, kw_only=True):
     version: int
 
 
-@post("/play-vs-computer", status_code=201)
+@post("/play-vs-computer", status_code=201, responses=refusals(400, 422, 503))
 async def play_vs_computer(
     data: JSONBody[VsComputerRequest], gw: NamedDependency[Gateway]
 ) -> VsComputer:
@@ -81,7 +82,11 @@ async def play_vs_computer(
     )
 
 
-@post("/tables/{table_id:str}/leave", status_code=200)
+@post(
+    "/tables/{table_id:str}/leave",
+    status_code=200,
+    responses=refusals(400, 401, 403, 404, 409, 503),
+)
 async def leave_table(
     table_id: FromPath[str],
     gw: NamedDependency[Gateway],

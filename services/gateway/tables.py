@@ -55,7 +55,7 @@ from services.gateway.codec import (
 from services.gateway.followups import SYSTEM, StackedDeal, next_follow_up
 from services.gateway.publisher import Publisher
 from services.gateway.seeds import Deadlines, SeedTiming
-from services.quarantine import Quarantine
+from services.quarantine import Quarantine, table_at_fault
 from services.store.port import (
     ConcurrencyError,
     EventStore,
@@ -491,7 +491,22 @@ class TableService:
         if entry is not None:
             self._cache.move_to_end(table_id)
             return entry
-        entry = await self._from_store(table_id)
+        try:
+            entry = await self._from_store(table_id)
+        except Exception as exc:
+            if not table_at_fault(exc):
+                raise  # the store is away, or this process's key is wrong: not the table's
+            # Its stream cannot be folded (an event of another engine version, or written
+            # around the service): held like a background loop holds it, and every reader
+            # is told so in one sentence instead of a 500.
+            self.quarantine.hold(table_id, "gateway", exc)
+            await self.quarantine.flush()
+            raise RuleViolation(
+                "table_unreadable",
+                "",
+                f"table {table_id} cannot be read: its log holds an event this server cannot "
+                "fold; it is quarantined until an operator releases it",
+            ) from None
         kept = self._cache.get(table_id)  # another task may have loaded it meanwhile
         if kept is not None and kept.version >= entry.version:
             return kept

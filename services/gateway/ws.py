@@ -42,6 +42,7 @@ __all__ = ["table_socket"]
 _BAD_REQUEST = 4400
 _BAD_TOKEN = 4401
 _NOT_FOUND = 4404
+_CONFLICT = 4409
 _TRY_AGAIN = 1013
 _log = logging.getLogger(__name__)
 _ID_PREFIX = re.compile(rb'"command_id"\s*:\s*"([!-~]{1,128}?)"')
@@ -83,6 +84,8 @@ async def table_socket(
                 events = await gw.service.events(table_id, since)
                 events = [(v, e) for v, e in events if v <= loaded.version]
                 then.append(missed(since, loaded.version, events, seat))
+        except RuleViolation as refused:  # a table that cannot be read (quarantined)
+            return await _refuse(socket, refused, _CONFLICT)
         except Exception as exc:
             return await _refuse(
                 socket, _unavailable(exc, f"seating a socket at {table_id}"), _TRY_AGAIN

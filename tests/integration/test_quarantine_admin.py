@@ -33,7 +33,7 @@ from services.gateway.settings import Settings
 from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
 from services.quarantine import Quarantine
-from services.store.port import Checkpoint, Metadata
+from services.store.port import Checkpoint, Metadata, NewEvent
 from services.store.postgres import PostgresEventStore
 from tests.e2e.gateway_support import running
 from tests.service_support import scratch_database
@@ -185,6 +185,22 @@ async def test_a_held_table_answers_409_and_the_operator_lists_and_releases_it(
     assert [q.process for q in await store.quarantined() if q.stream_id == poisoned] == ["clock"]
     await service.deadlines.close()
     await service.close()
+
+
+async def test_a_table_the_gateway_cannot_fold_is_a_409_and_held_not_a_500(
+    http: httpx.AsyncClient, store: PostgresEventStore
+) -> None:
+    table_id = f"garbled-{uuid.uuid4().hex[:12]}"
+    garbled = [NewEvent(type="TableCreated", data=b'{"type": "TableCreated", "seats": 7}')]
+    await store.append(table_id, 0, garbled, Metadata(command_id="garbled"))
+    shown = await http.get(f"/tables/{table_id}")
+    body = _refused(shown, 409, "table_unreadable")
+    assert table_id in body["message"]
+    seat = await http.post(f"/tables/{table_id}/seats/1", json={"player": "Badr"})
+    assert seat.status_code == 409, seat.text  # held now: every command is refused
+    held = [q for q in await store.quarantined() if q.stream_id == table_id]
+    assert [q.process for q in held] == ["gateway"]
+    assert held[0].reason.startswith("ValidationError")
 
 
 def _sahra(*args: str, database_url: str) -> subprocess.CompletedProcess[str]:
