@@ -185,7 +185,8 @@ class TableService:
         self._cache_size = cache_size
         self._cache: OrderedDict[str, _Entry] = OrderedDict()
         self._locks: dict[str, asyncio.Lock] = {}
-        self._followed: dict[str, int] = {}  # tables kept current by a bus subscription
+        # Tables the hub keeps current (bus notices, or the store while the bus is away).
+        self._followed: dict[str, int] = {}
         self._noticed: dict[str, int] = {}  # tables being read on a notice -> newest noticed
         self._listeners: list[ChangeListener] = []
         # The seed window and the host's cut: timers that issue the system's command.
