@@ -24,6 +24,9 @@ from engine.banakil.messages import (
     CardDrawn,
     CardsDealt,
     ClientSeedSent,
+    CloseSeedWindow,
+    Command,
+    Cut,
     DealScored,
     DeckCut,
     Event,
@@ -31,10 +34,12 @@ from engine.banakil.messages import (
     MatchEnded,
     SeedCommitted,
     SeedRevealed,
+    SeedWindowClosed,
     SeriesEnded,
 )
 from engine.banakil.state import State
 from engine.errors import RuleViolation
+from engine.replay import SYSTEM as _SYSTEM
 from engine.replay import DealRecord, Record, opening, record_options
 
 __all__ = ["CHECKS", "Check", "DealVerdict", "Difference", "Verdict", "verify_record"]
@@ -134,6 +139,9 @@ def _verify_deal(number: int, deal: DealRecord, state: State) -> tuple[DealVerdi
     expected: list[Event] = []
     refused: Check | None = None
     steps = [*opening(deal, state), *((s.seat, s.command) for s in deal.commands)]
+    legacy = _cut_before_the_window(recorded)
+    if legacy:
+        steps = _close_before_the_cut(steps)
     for i, (seat, command) in enumerate(steps):
         try:
             events, after = decide_fold(state, seat, command)
@@ -147,6 +155,8 @@ def _verify_deal(number: int, deal: DealRecord, state: State) -> tuple[DealVerdi
             break
         state = after
         expected += events
+    if legacy:  # the log of that engine has no SeedWindowClosed: its cut closed the window
+        expected = [e for e in expected if not isinstance(e, SeedWindowClosed)]
     seeds = _seeds_check(deal, expected)
     if seeds is not None:
         failed["deck"] = seeds
@@ -189,6 +199,28 @@ def _verify_deal(number: int, deal: DealRecord, state: State) -> tuple[DealVerdi
         ),
         state,
     )
+
+
+def _cut_before_the_window(recorded: Sequence[Event] | None) -> bool:
+    """A `classic` deal logged by the engine before the seed window had its own event
+    (PF-AMB-12 h, issue 10): the host's cut closed the window then, and the log has a
+    DeckCut and no SeedWindowClosed. Such deals, stored before the upgrade, are the ones
+    most likely to be disputed, so they are replayed as they were played: the window is
+    closed right before the cut and its (cardless) event is not looked for in the log.
+    Every card, seed and command is checked exactly as for a deal of today's engine."""
+    if recorded is None:
+        return False
+    kinds = {type(e) for e in recorded}  # a stacked deck has no window: no SeedCommitted
+    return {SeedCommitted, DeckCut} <= kinds and SeedWindowClosed not in kinds
+
+
+def _close_before_the_cut(steps: list[tuple[int, Command]]) -> list[tuple[int, Command]]:
+    if any(isinstance(command, CloseSeedWindow) for _, command in steps):
+        return steps
+    at = next((i for i, (_, command) in enumerate(steps) if isinstance(command, Cut)), None)
+    if at is None:
+        return steps
+    return [*steps[:at], (_SYSTEM, CloseSeedWindow()), *steps[at:]]
 
 
 def _seeds_check(deal: DealRecord, expected: Sequence[Event]) -> Check | None:

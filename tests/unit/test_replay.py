@@ -335,7 +335,7 @@ BAD_RECORDS = [
      "partnership"),
     ("preset", _with(["options"], {"preset": "house"}), "unknown rule set"),
     ("option", _with(["options"], {"jokers": 4}), "unknown table option"),
-    ("option value", _with(["options"], {"target_score": 0}), "target score"),
+    ("option value", _with(["options"], {"target_score": 0}), "target_score must be between"),
     ("host", _with(["host"], 5), '"host"'),
     ("no deals", _with(["deals"], []), "at least one deal"),
     ("seat number", _with(["deals", 0, "commands"], [{"seat": 9, "command": {"type": "Draw"}}]),
