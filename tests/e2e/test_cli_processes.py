@@ -128,7 +128,11 @@ async def test_sahra_up_starts_everything_stops_on_ctrl_c_and_starts_again(
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
             assert (await http.get("/healthz")).json() == {"status": "alive"}
             ready = (await http.get("/readyz")).json()
-            assert ready == {"status": "ready", "checks": {"postgresql": "ok", "nats": "ok"}}
+            assert ready == {
+                "status": "ready",
+                "checks": {"postgresql": "ok", "nats": "ok"},
+                "down": [],
+            }
             created = await http.post(
                 "/tables",
                 json={
