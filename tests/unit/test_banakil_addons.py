@@ -153,6 +153,21 @@ _MELD_REFUSALS: list[tuple[str, Callable[[], object], tuple[str, str, str]]] = [
         ("run_not_consecutive", "BK-MELD-2", "8H is out of place"),
     ),
     (
+        "a set of two",
+        lambda: new_meld(cards("AS AH"), "set", 1, C),
+        ("meld_too_short", "BK-MELD-1", "a meld needs at least 3 cards"),
+    ),
+    (
+        "two jokers in a set",
+        lambda: new_meld(cards("AS AH JK JK"), None, 1, S),
+        ("two_jokers", "BK-WILD-1", "a meld may hold at most one joker"),
+    ),
+    (
+        "a named joker leaving a gap",
+        lambda: add_to_meld(_on("5H 6H 7H"), "run", ("JK#1",), 1, C, joker_as="9H"),
+        ("run_gap", "BK-MELD-2", "a run's cards must be consecutive with no gap"),
+    ),
+    (
         "mixed suits",
         lambda: new_meld(cards("5H 6D 7H"), None, 1, C),
         ("run_mixed_suits", "BK-MELD-2", "a run's real cards share one suit"),
@@ -461,3 +476,15 @@ def test_a_joker_of_a_set_is_freed_by_a_suit_a_substitute_does_not_hold_as_a_rea
     joker and the 2♣ keeps A♦."""
     placed, _ = exchange_joker(_on("AS AH 2C=AD JK=AC", "set"), "set", "AC#1", 1, S)
     assert spec(placed) == "AS AH 2C=AD AC"
+
+
+def test_a_named_ace_is_high_next_to_a_king_even_one_place_nearer_the_bottom() -> None:
+    """BK-MELD-3: a joker named A♥ on 3♥…K♥ is the high ace (the low one would leave 2♥
+    missing)."""
+    after = add("classic", "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", "JK", joker_as="AH")
+    assert after == "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK=AH"
+
+
+def test_the_natural_two_displaces_the_wild_two_standing_for_it() -> None:
+    """BK-WILD-3, BK-WILD-C2: in A♥ 2♣(=2♥) 3♥ the real 2♥ takes its place; the 2♣ moves on."""
+    assert add("classic", "AH 2C=2H 3H", "2H") == "AH 2H 3H 2C=4H"

@@ -361,12 +361,15 @@ def test_a_run_of_substitutes_around_a_natural_two() -> None:
     assert spec(lay("classic", "JK 2H 2C")) == "JK=AH 2H 2C=3H"
 
 
-@pytest.mark.parametrize(("text", "message"), [("8H JK 5H", "8H"), ("8H 5H 6H 9H", "5H")])
+@pytest.mark.parametrize(
+    ("text", "message"), [("8H JK 5H", "8H"), ("8H 5H 6H 9H", "5H"), ("5H 7H 6H 5H", "7H")]
+)
 def test_a_refused_run_names_the_card_out_of_place_in_its_likeliest_reading(
     text: str, message: str
 ) -> None:
     """BK-MELD-2: a list whose first real card is higher than its last is read high to low
-    first; the error names the first card that does not fit that reading."""
+    first, otherwise low to high first; the error names the first card that does not fit
+    that reading."""
     with pytest.raises(RuleViolation) as info:
         new_meld(cards(text), "run", 1, banakil.options_from("classic"))
     assert info.value.as_dict() == {
