@@ -15,6 +15,7 @@
 | SAHRA_SEED_WINDOW_SECONDS | 3 | the seats' time for client seeds before a deal (0: none) |
 | SAHRA_CUT_SECONDS | 15 | the `classic` host's time to cut after the seed window (PF-CUT-2/3) |
 | SAHRA_REVEAL_SECONDS | 8 | the end-of-deal screen before the next deal (PF-REVEAL-3) |
+| SAHRA_ADMIN_TOKEN | unset: no admin routes | the operator's bearer token for /admin/quarantine |
 
 SAHRA_SEED_KEY seals each deal's secret in the store until the deal reveals it
 (docs/fairness.md, "In the service"). Without it, `sahra up` and `sahra serve gateway`

@@ -224,12 +224,17 @@ async def healthz() -> dict[str, str]:
 
 @get("/readyz", responses=NOT_READY)
 async def readyz(gw: NamedDependency[Gateway]) -> Response[dict[str, Any]]:
-    """Readiness: PostgreSQL and NATS answer within the probe timeout (503 and which not)."""
+    """Readiness: PostgreSQL and NATS answer within the probe timeout. Without PostgreSQL
+    nothing can be served: 503, and which part. Without NATS the gateway still serves its
+    tables from the store (moves of other gateways show within a second instead of at once):
+    200 "degraded", so a load balancer keeps it while the bus is away."""
     checks = await gw.readiness()
     down = [name for name, state in checks.items() if state != "ok"]
-    body = {"status": "not ready" if down else "ready", "checks": checks, "down": down}
     if not down:
-        return Response(body, status_code=200)
+        return Response({"status": "ready", "checks": checks, "down": down}, status_code=200)
+    if down == ["nats"]:
+        return Response({"status": "degraded", "checks": checks, "down": down}, status_code=200)
+    body = {"status": "not ready", "checks": checks, "down": down}
     return Response(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER)})
 
 

@@ -102,7 +102,13 @@ def refusals(*statuses: int) -> dict[int, ResponseSpec]:
 class Readiness(msgspec.Struct, frozen=True, kw_only=True):
     """What /readyz answers: ready or not, and each dependency's check."""
 
-    status: Annotated[str, msgspec.Meta(description='"ready" or "not ready"')]
+    status: Annotated[
+        str,
+        msgspec.Meta(
+            description='"ready"; "degraded" (200: NATS is away, tables are served from the '
+            'store); "not ready" (503: PostgreSQL cannot be reached)'
+        ),
+    ]
     checks: Annotated[
         dict[str, str],
         msgspec.Meta(description='dependency -> "ok" or why it failed (postgresql, nats)'),
