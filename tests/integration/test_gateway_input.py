@@ -22,28 +22,12 @@ from services.bus.nats import NatsBus
 from services.gateway.app import create_app
 from services.gateway.settings import Settings
 from services.gateway.tables import TableService
-from services.store.migrate import migrate
 from services.store.port import Checkpoint
 from services.store.postgres import PostgresEventStore
 from tests.e2e.gateway_support import Client, running
 
 _SECRET = b"input-test-secret-0123456789abcdef"
 _DEEP = b"[" * 10_000 + b"]" * 10_000
-
-
-@pytest.fixture(scope="module")
-async def store(database_url: str) -> AsyncIterator[PostgresEventStore]:
-    await migrate(database_url)
-    store = await PostgresEventStore.connect(database_url)
-    yield store
-    await store.close()
-
-
-@pytest.fixture(scope="module")
-async def bus(nats_url: str) -> AsyncIterator[NatsBus]:
-    bus = await NatsBus.connect(nats_url)
-    yield bus
-    await bus.close()
 
 
 @pytest.fixture(scope="module")

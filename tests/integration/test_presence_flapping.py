@@ -24,7 +24,6 @@ from services.gateway.seeds import SeedTiming
 from services.gateway.settings import Settings
 from services.gateway.tables import TableService
 from services.store.memory import MemoryEventStore
-from services.store.migrate import migrate
 from services.store.port import EventStore
 from services.store.postgres import PostgresEventStore
 from tests.e2e.gateway_support import Client, running
@@ -121,14 +120,6 @@ async def test_a_close_while_the_gateway_shuts_down_is_not_recorded(
     presence.closing = True  # the gateway shuts down: the server left, not the player
     await asyncio.sleep(0.2)
     assert await _presence_types(memory, table_id, before) == []
-
-
-@pytest.fixture(scope="module")
-async def store(database_url: str) -> AsyncIterator[PostgresEventStore]:
-    await migrate(database_url)
-    store = await PostgresEventStore.connect(database_url)
-    yield store
-    await store.close()
 
 
 async def test_fifty_connect_close_cycles_of_one_seat_append_a_bounded_number_of_events(

@@ -26,20 +26,11 @@ from services.bus.nats import NatsBus
 from services.bus.port import BusError, Handler, PublishResult, Subscription
 from services.bus.relay import Relay
 from services.infra import free_port
-from services.store.migrate import migrate
 from services.store.port import Checkpoint, EventStore, Metadata, NewEvent, StoredEvent
 from services.store.postgres import PostgresEventStore
 from tests.integration.bus_support import Collector, jetstream_versions, unique_table
 
 _ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-async def store(database_url: str) -> AsyncIterator[PostgresEventStore]:
-    await migrate(database_url)
-    store = await PostgresEventStore.connect(database_url)
-    yield store
-    await store.close()
 
 
 @pytest.fixture

@@ -60,21 +60,6 @@ class Played:
 
 
 @pytest.fixture(scope="module")
-async def store(database_url: str) -> AsyncIterator[PostgresEventStore]:
-    await migrate(database_url)
-    store = await PostgresEventStore.connect(database_url)
-    yield store
-    await store.close()
-
-
-@pytest.fixture(scope="module")
-async def bus(nats_url: str) -> AsyncIterator[NatsBus]:
-    bus = await NatsBus.connect(nats_url)
-    yield bus
-    await bus.close()
-
-
-@pytest.fixture(scope="module")
 async def http(store: PostgresEventStore, bus: NatsBus) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(store, bus, Settings(token_secret=b"verifier-test-secret-0123456789"))
     transport = httpx.ASGITransport(app=app)
