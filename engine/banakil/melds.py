@@ -8,6 +8,7 @@ checked by rebuilding the meld from positions and validating it whole (BK-TEAM-4
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import product
 
 from engine.banakil.messages import Placed
 from engine.banakil.options import BanakilOptions
@@ -261,15 +262,20 @@ def _run_slots(cards: Sequence[Placed]) -> dict[int, Placed]:
     return {first + i: p for i, p in enumerate(cards)}
 
 
-def _floating_pos(occupied: set[int], ends_only: bool, floating: int) -> int | None:
+def _floating_pos(
+    occupied: set[int], ends_only: bool, floating: int, low_first: bool
+) -> int | None:
     """Default place of one of `floating` substitutes still to place: the first gap when
-    they can fill every gap, else the top end, else the bottom end."""
+    they can fill every gap, else the top end (the bottom end first if `low_first`), else
+    the other end."""
     lo, hi = min(occupied), max(occupied)
     gaps = [p for p in range(lo, hi + 1) if p not in occupied]
     if gaps:
         return gaps[0] if len(gaps) <= floating and not ends_only else None
     if hi - lo + 1 >= 13:
         return None  # a run holds at most 13 cards (BK-MELD-3)
+    if low_first and lo > 1:
+        return lo - 1
     return hi + 1 if hi < 14 else lo - 1  # below a high ace: lo >= 3 there
 
 
@@ -293,13 +299,16 @@ def add_to_meld(
     suit = _run_suit(cards)
     ace_ends = (False, True) if any(RANK[c] == 1 for c in new) else (False,)
     natural = (True, False) if any(RANK[c] == 2 and SUIT[c] == suit for c in new) else (True,)
+    # Unnamed substitutes go to the top end first, else to the bottom end first: with a
+    # joker added beside a moved sahrat two, only one of them leaves the two at an end.
     first_error: RuleViolation | None = None
-    for far_ace in ace_ends:
-        for natural_twos in natural:
-            try:
-                return _add_to_run(cards, new, seat, opts, wild_as, joker_as, natural_twos, far_ace)
-            except RuleViolation as exc:
-                first_error = first_error or exc
+    for far_ace, natural_twos, low_first in product(ace_ends, natural, (False, True)):
+        try:
+            return _add_to_run(
+                cards, new, seat, opts, wild_as, joker_as, (natural_twos, far_ace, low_first)
+            )
+        except RuleViolation as exc:
+            first_error = first_error or exc
     assert first_error is not None
     raise first_error
 
@@ -311,9 +320,9 @@ def _add_to_run(
     opts: BanakilOptions,
     wild_as: str | None,
     joker_as: str | None,
-    natural_twos: bool,
-    far_ace: bool,
+    reading: tuple[bool, bool, bool],
 ) -> tuple[Placed, ...]:
+    natural_twos, far_ace, low_first = reading
     added = [Placed(c, seat, "") for c in new]
     suit = _run_suit(cards)
     slots = _run_slots(cards)
@@ -366,6 +375,8 @@ def _add_to_run(
         slots = {k: v for k, v in slots.items() if v is not old_wild}
         floating.append(old_wild)
     ends_only = opts.wild_two_relocation != "any_position"
+    # Named substitutes first, so that an unnamed one never takes the place named for another.
+    floating.sort(key=lambda p: (joker_as if RANK[p.card] == 0 else wild_as) is None)
     for i, p in enumerate(floating):
         is_joker = RANK[p.card] == 0
         target = joker_as if is_joker else wild_as
@@ -385,7 +396,7 @@ def _add_to_run(
                     "wild_two_to_end", "BK-WILD-S2", "the wild two must move to an end of the run"
                 )
         else:
-            found = _floating_pos(occupied, strict_ends, len(floating) - i)
+            found = _floating_pos(occupied, strict_ends, len(floating) - i, low_first)
             if found is None:
                 rule = "BK-WILD-S2" if strict_ends else "BK-MELD-2"
                 if p is old_wild and not strict_ends:
@@ -397,6 +408,15 @@ def _add_to_run(
                 "position_taken", "BK-MELD-2", f"{_pos_face(pos, suit)} is already in the run"
             )
         slots[pos] = p
+    if (
+        old_wild is not None
+        and displaced
+        and ends_only
+        and pos_of(slots, old_wild) not in (min(slots), max(slots))
+    ):
+        # A substitute placed after the moved two went past it (BK-WILD-S2: an end of the
+        # run as it is after the add-on).
+        raise _bad("wild_two_to_end", "BK-WILD-S2", "the wild two must move to an end of the run")
     run = _check_run(slots, suit, opts)
     _check_named(run, wild_as)
     return run

@@ -196,6 +196,16 @@ def add_ons(
         None,
     )
 )  # issue 10 item 15: the 10♥ must stay in the meld
+@example(
+    (
+        Rules(2, True, "ends_on_real_card"),
+        "run",
+        (("7H#1", 3, "7H"), ("8H#1", 3, "8H"), ("2C#1", 3, "9H"), ("10H#1", 3, "10H")),
+        ["9H#1", "JK#1"],
+        "JH",
+        None,
+    )
+)  # found by hand after the oracle: the joker must not pass the moved sahrat two
 def test_an_add_on_is_legal_exactly_when_the_oracle_finds_a_result(
     case: tuple[Rules, str, tuple[Entry, ...], list[str], str | None, str | None],
 ) -> None:

@@ -488,3 +488,25 @@ def test_a_named_ace_is_high_next_to_a_king_even_one_place_nearer_the_bottom() -
 def test_the_natural_two_displaces_the_wild_two_standing_for_it() -> None:
     """BK-WILD-3, BK-WILD-C2: in A♥ 2♣(=2♥) 3♥ the real 2♥ takes its place; the 2♣ moves on."""
     assert add("classic", "AH 2C=2H 3H", "2H") == "AH 2H 3H 2C=4H"
+
+
+@pytest.mark.parametrize(
+    ("table", "named", "result"),
+    [
+        ("AC 2C 3C", "4C", "AC 2C 3C 2C=4C JK=5C"),
+        ("3C 4C 5C", "AC", "2C=AC JK=2C 3C 4C 5C"),
+    ],
+)
+def test_a_named_wild_two_takes_its_card_before_an_unnamed_joker_takes_a_place(
+    table: str, named: str, result: str
+) -> None:
+    """BK-WILD-2: JK and 2♣ added with the 2♣ named for 4♣: the joker goes round it (it
+    took 4♣ first and the add-on was refused); named A♣, the joker fills the 2♣ between."""
+    assert add("classic", table, "JK 2C", wild_as=named) == result
+
+
+def test_sahrat_a_joker_added_with_the_real_card_goes_to_the_other_end() -> None:
+    """BK-WILD-S2, BK-AMB-12: 9♥ and JK added to 7♥ 8♥ 2♣(=9♥) 10♥, the two named J♥: the
+    joker takes 6♥ so that the two stays at an end (it took Q♥, past the two)."""
+    after = add("sahrat", "7H 8H 2C=9H 10H", "9H JK", wild_as="JH")
+    assert after == "JK=6H 7H 8H 9H 10H 2C=JH"
