@@ -266,17 +266,16 @@ def _floating_pos(
     occupied: set[int], ends_only: bool, floating: int, low_first: bool
 ) -> int | None:
     """Default place of one of `floating` substitutes still to place: the first gap when
-    they can fill every gap, else the top end (the bottom end first if `low_first`), else
-    the other end."""
+    they can fill every gap, else the top end (the bottom end if `low_first`). A place
+    beyond the ace (0 or 15) is refused by _check_run; the other reading tries the other
+    end."""
     lo, hi = min(occupied), max(occupied)
     gaps = [p for p in range(lo, hi + 1) if p not in occupied]
     if gaps:
         return gaps[0] if len(gaps) <= floating and not ends_only else None
     if hi - lo + 1 >= 13:
         return None  # a run holds at most 13 cards (BK-MELD-3)
-    if low_first and lo > 1:
-        return lo - 1
-    return hi + 1 if hi < 14 else lo - 1  # below a high ace: lo >= 3 there
+    return lo - 1 if low_first else hi + 1
 
 
 def add_to_meld(

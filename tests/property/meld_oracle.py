@@ -268,13 +268,13 @@ def _add_to_run(
         ]
         if wild_targets is not None and not (len(wilds) == 1 and wilds[0] in wild_targets):
             continue
-        if old_wild is not None and not _wild_move_ok(old_wild, placed, rules, wild_as):
+        if old_wild is not None and not _wild_move_ok(old_wild, placed, suit, rules, wild_as):
             continue
         yield "run", _run_entries(placed, suit, seats)
 
 
 def _wild_move_ok(
-    old: tuple[str, int], placed: dict[int, str], rules: Rules, wild_as: str | None
+    old: tuple[str, int], placed: dict[int, str], suit: str, rules: Rules, wild_as: str | None
 ) -> bool:
     """BK-WILD-C2/C3 (classic) and BK-WILD-S2 (sahrat): where the meld's wild two may go."""
     card, was = old
@@ -284,13 +284,13 @@ def _wild_move_ok(
     displaced = occupant != card and (
         _rank(occupant) not in (0, 2) or (_rank(occupant) == 2 and was == 2)
     )
-    if not displaced and wild_as is None:
-        return now == was  # nobody asked it to move
+    if not displaced:
+        # It stays unless `wild_as` moves it (classic, BK-WILD-C3): then to the named card.
+        moved = rules.wild_two_relocation == "any_position" and wild_as is not None
+        return now == was or (moved and now in _named(wild_as or "", suit))
     if rules.wild_two_relocation == "any_position":
         return True
-    if not displaced:
-        return now == was  # BK-WILD-S2: it moves only when its real card comes
-    return now in (min(placed), max(placed))  # ... and then to an end
+    return now in (min(placed), max(placed))  # BK-WILD-S2: to an end of the run
 
 
 def _named(text: str, suit: str) -> list[int]:

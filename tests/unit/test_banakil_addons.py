@@ -510,3 +510,19 @@ def test_sahrat_a_joker_added_with_the_real_card_goes_to_the_other_end() -> None
     joker takes 6♥ so that the two stays at an end (it took Q♥, past the two)."""
     after = add("sahrat", "7H 8H 2C=9H 10H", "9H JK", wild_as="JH")
     assert after == "JK=6H 7H 8H 9H 10H 2C=JH"
+
+
+def test_sahrat_the_joker_goes_below_a_natural_two_to_leave_the_moved_two_at_the_top() -> None:
+    """BK-WILD-S2: 3♥ and JK added to 2♥ 2♣(=3♥) 4♥ with the two named 5♥: the joker is A♥."""
+    assert add("sahrat", "2H 2C=3H 4H", "3H JK", wild_as="5H") == "JK=AH 2H 3H 4H 2C=5H"
+
+
+def test_sahrat_with_no_room_below_the_ace_the_joker_would_pass_the_moved_two() -> None:
+    """BK-WILD-S2: from A♥ the joker can only go above the two named 5♥: refused."""
+    with pytest.raises(RuleViolation) as info:
+        add("sahrat", "AH 2H 2C=3H 4H", "3H JK", wild_as="5H")
+    assert info.value.as_dict() == {
+        "code": "wild_two_to_end",
+        "rule_id": "BK-WILD-S2",
+        "message": "the wild two must move to an end of the run",
+    }

@@ -406,3 +406,9 @@ def test_a_guessed_set_that_fails_is_laid_as_the_run_of_its_natural_two() -> Non
     kind, placed = new_meld(cards("3C 2C JK"), None, 2, banakil.options_from("sahrat"))
     assert kind == "run"
     assert {p.seat for p in placed} == {2}
+
+
+@pytest.mark.parametrize("text", ["QH KH 5H", "5H AH 7H"])
+def test_only_an_ace_stands_above_the_king_and_no_ace_stands_inside_a_run(text: str) -> None:
+    """BK-MELD-2, BK-MELD-3: place 14 is the ace's alone, and an ace is never inside a run."""
+    assert refuse("classic", text, kind="run") == ("run_not_consecutive", "BK-MELD-2")
