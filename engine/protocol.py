@@ -1,6 +1,12 @@
-"""The contract every game implements (the decider pattern).
+"""The seam between the platform and its games: what a game hands over, and the registry.
 
-A game is a module with five pure functions over frozen msgspec Structs:
+A game is one package that registers ONE `Game` object here. Everything the platform
+does with a game — create a table with its options, seat its players, decide and fold its
+commands, show each seat its view, time a turn, play a bot, end, reveal and verify a unit
+of play — goes through that object, so that adding a game is one package and one
+registration, and nothing outside the package names it.
+
+The five functions of the decider pattern, over frozen msgspec Structs:
 
 - ``initial(options, host) -> State``
 - ``decide(state, seat, command) -> tuple[Event, ...]`` — or raise RuleViolation; never
@@ -10,30 +16,196 @@ A game is a module with five pure functions over frozen msgspec Structs:
 - ``view(state, seat | None) -> View`` — what one seat (or a spectator) may see.
 - ``legal(state, seat | None) -> Legal`` — the command kinds allowed now.
 
-Time, identity and randomness enter only as data (commands, committed seeds).
+Around them: the options (type, presets, validation), the seats and teams, the tagged
+command and event unions (so a codec decodes any game's messages strictly), the unit of
+play with its random draws (PF-AMB-12), the turn timer and its automatic command (PF-TIMER,
+PF-AUTO), the bot, the hints, the end-of-unit summary and the deal-record section.
+
+Time, identity and randomness enter only as data (commands, committed seeds): no field
+here reads a clock or draws a number. Built-in games register themselves when their
+package's `game` module is imported; the registry imports those modules the first time a
+game is looked up, so this module imports no game and no game imports it at load.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
 
-__all__ = ["Game", "game"]
+from engine.errors import RuleViolation
+
+__all__ = [
+    "DRAW_LABELS",
+    "Game",
+    "RecordSection",
+    "Timer",
+    "Unit",
+    "game",
+    "get",
+    "hosted",
+    "register",
+]
+
+# PF-AMB-12 g: the labels of the random streams of a unit; "reshuffle:k" stands for every k.
+DrawLabel = Literal["deal", "reshuffle:k", "first", "autocut", "dice"]
+DRAW_LABELS: tuple[DrawLabel, ...] = get_args(DrawLabel)
+
+# The modules whose import registers a built-in game. The one place that names the games.
+_BUILT_IN = ("engine.banakil.game",)
+_GAMES: dict[str, Game] = {}
 
 
-class Game(Protocol):
-    def initial(self, options: Any, host: int = 1) -> Any: ...
-    def decide(self, state: Any, seat: int, command: Any) -> tuple[Any, ...]: ...
-    def evolve(self, state: Any, event: Any) -> Any: ...
-    def view(self, state: Any, seat: int | None) -> Any: ...
-    def legal(self, state: Any, seat: int | None) -> Any: ...
+@dataclass(frozen=True, kw_only=True)
+class Timer:
+    """A running wait of a state (PF-TIMER): `seat` must act within `seconds` of the moment
+    the wait began (the caller's clock), else the system sends `command` as seat 0.
+
+    `command_id` names this very wait, so every clock that fires it appends it once, and a
+    later wait of the same seat never shares it.
+    """
+
+    seat: int
+    seconds: float
+    command: Any
+    command_id: str
+    kind: str  # a game's own name for the wait, e.g. "turn" or "window"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unit:
+    """The unit of play committed, revealed and verified on its own (PF-FAIR-1..3).
+
+    `needs_secret(state)`: the game waits for the next unit's secret; `commit(hex)` is the
+    system's command that commits it. `begins(event)` / `ends(event)` give the number of
+    the unit an event opens / closes (None for any other event). `draws` are the labels
+    of the random streams a unit reads (PF-AMB-12 g).
+    """
+
+    name: str
+    draws: tuple[DrawLabel, ...]
+    needs_secret: Callable[[Any], bool]
+    commit: Callable[[str], Any]
+    begins: Callable[[Any], int | None]
+    ends: Callable[[Any], int | None]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordSection:
+    """The game's part of a deal record (docs/deal-format.md), for `sahra replay` and
+    `sahra verify`: how a record is read, replayed into a report and audited, and the
+    record's "options" for a table's options."""
+
+    decode: Callable[[bytes | str], Any]
+    replay: Callable[[Any], Any]
+    verify: Callable[[Any], Any]
+    options_of: Callable[[Any], dict[str, Any]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Game:
+    """Everything the platform knows of one game. Built once by the game's package."""
+
+    name: str
+    # options: the Struct type, named presets, preset + overrides -> validated options,
+    # and the game's own check of a value (a RuleViolation naming the option and range)
+    options: type
+    presets: Mapping[str, Any]
+    options_from: Callable[..., Any]
+    check_options: Callable[[Any], None]
+    # seats: every count a table may have, the count these options need, and the teams
+    # (tuples of seats, team 1 first) that these options make
+    seat_counts: tuple[int, ...]
+    seats: Callable[[Any], int]
+    teams: Callable[[Any], tuple[tuple[int, ...], ...]]
+    # the tagged unions (msgspec, tag_field="type") of its commands and events
+    command: Any
+    event: Any
+    # the decider
+    initial: Callable[[Any, int], Any]
+    decide: Callable[[Any, int, Any], tuple[Any, ...]]
+    evolve: Callable[[Any, Any], Any]
+    view: Callable[[Any, int | None], Any]
+    legal: Callable[[Any, int | None], Any]
+    # what one seat may read of an event (hidden cards and secrets blanked)
+    redact: Callable[[Any, int | None], Any]
+    unit: Unit
+    # the seats the game waits on now (whose move it is), and the running wait if any
+    awaiting: Callable[[Any], tuple[int, ...]]
+    timer: Callable[[Any], Timer | None]
+    # a bot's move for a seat the game waits on: who sends it (the seat, or 0 when the
+    # system acts for it) and the command, always one that `decide` accepts
+    bot: Callable[[Any, int], tuple[int, Any]]
+    # the end of the last unit as every seat sees it (scores, reveal), None during one
+    summary: Callable[[Any], Any]
+    records: RecordSection
+    hints: Callable[[Any, int], Any] | None = None
+
+    @property
+    def command_types(self) -> tuple[type, ...]:
+        return _members(self.command)
+
+    @property
+    def event_types(self) -> tuple[type, ...]:
+        return _members(self.event)
+
+    def validate(self, options: Any) -> None:
+        """Refuse options that cannot work at this game's table: another game's options
+        (or anything else that is not this game's options Struct), or values out of range."""
+        if not isinstance(options, self.options):
+            raise RuleViolation(
+                "bad_option",
+                "PF-ROOM-2",
+                f"{self.name} takes {self.options.__name__}, not {type(options).__name__}",
+            )
+        self.check_options(options)
+
+
+def register(game: Game) -> Game:
+    """Host `game` under its name. Registering the same object again changes nothing; a
+    second, different game under a hosted name is a programming error."""
+    known = _GAMES.get(game.name)
+    if known is not None and known is not game:
+        raise ValueError(f"a different game is already registered as {game.name!r}")
+    _GAMES[game.name] = game
+    return game
+
+
+def hosted() -> tuple[str, ...]:
+    """The names of every game hosted here, in alphabetical order."""
+    _load_built_ins()
+    return tuple(sorted(_GAMES))
+
+
+def get(name: str) -> Game:
+    """The game registered under `name`; RuleViolation `unknown_game` naming the hosted
+    ones otherwise (PF-ROOM-2)."""
+    _load_built_ins()
+    found = _GAMES.get(name)
+    if found is None:
+        listed = ", ".join(hosted())
+        shown = name[:32] if isinstance(name, str) else type(name).__name__
+        raise RuleViolation(
+            "unknown_game",
+            "PF-ROOM-2",
+            f"no game named {shown!r} is hosted here; the hosted games are: {listed}",
+        )
+    return found
 
 
 def game(name: str) -> Game:
-    """The game module registered under `name`."""
-    if name == "banakil":
-        from engine import banakil
+    """The game registered under `name` (the name this lookup had first; see `get`)."""
+    return get(name)
 
-        return banakil
-    from engine.errors import RuleViolation
 
-    raise RuleViolation("unknown_game", "", f"no game named {name!r} is hosted here")
+def _load_built_ins() -> None:
+    """Import the built-in games' modules, which register them (once: later imports are a
+    look-up in sys.modules)."""
+    for module in _BUILT_IN:
+        importlib.import_module(module)
+
+
+def _members(union: Any) -> tuple[type, ...]:
+    """The Struct types of a union (or the one type that is not a union)."""
+    return get_args(union) or (union,)

@@ -1,0 +1,144 @@
+"""Banakil as the platform sees it: the one `Game` object this package registers.
+
+Each part is the function the package already has (options, the decider, views, redaction,
+the bot, hints, the deal record's replay and audit); what is written here is only what the
+platform needs and the package did not say in one place yet: the teams by seat, the unit
+of play (a deal: committed by SeedCommitted, or stacked; ended by DealScored) and its
+random draws, which seats the game waits on, and what a bot sends for a seat, checked with
+the engine so that it is always accepted (PF-BOT-4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import asdict
+
+from engine import protocol, replay, verify
+from engine.banakil import bot as _bot
+from engine.banakil import initial
+from engine.banakil.decide import decide, needs_cut
+from engine.banakil.evolve import evolve
+from engine.banakil.hints import hints
+from engine.banakil.messages import (
+    Command,
+    CommitSeed,
+    Cut,
+    DealScored,
+    DeckStacked,
+    Discard,
+    Event,
+    SeedCommitted,
+)
+from engine.banakil.options import PRESETS, BanakilOptions, options_from, validate
+from engine.banakil.redact import redact
+from engine.banakil.state import State
+from engine.banakil.timer import turn_timer
+from engine.banakil.view import DealReveal, legal, view
+from engine.errors import RuleViolation
+
+__all__ = ["GAME", "record_options"]
+
+_SYSTEM = 0
+_PARTNERS = ((1, 3), (2, 4))  # BK-PLAY-1: partners sit opposite
+_ALONE = ((1,), (2,))  # the 1-v-1 mode: each seat is its own team
+
+
+def _teams(options: BanakilOptions) -> tuple[tuple[int, ...], ...]:
+    return _PARTNERS if options.seats == 4 else _ALONE
+
+
+def _begins(event: Any) -> int | None:
+    """A deal opens with its commitment, or with a stacked deck (tests, tutorials)."""
+    return event.deal if isinstance(event, SeedCommitted | DeckStacked) else None
+
+
+def _ends(event: Any) -> int | None:
+    """A deal ends when it is scored; its secret is revealed in the same command."""
+    return event.deal if isinstance(event, DealScored) else None
+
+
+def _awaiting(state: State) -> tuple[int, ...]:
+    """The seat whose turn it is, or a host who owes the first deal's cut once the seats'
+    seed window has closed (PF-AMB-12 h, PF-CUT-1)."""
+    if state.phase == "play":
+        return (state.turn,)
+    if state.phase == "seeded" and needs_cut(state) and not state.seed_window:
+        return (state.host,)
+    return ()
+
+
+def _bot_move(state: State, seat: int) -> tuple[int, Command]:
+    """Who sends the bot's move for `seat`, and what. A host played by a bot does not cut
+    as a player: the system cuts at the position drawn from the secret (PF-ROOM-6,
+    PF-CUT-3). On a turn, the bot's choice from the seat's own view, replaced by its
+    always-accepted fallback when the engine would refuse it (PF-BOT-4, PF-TIMER-6)."""
+    if state.phase == "seeded" and seat == state.host and seat in _awaiting(state):
+        return _SYSTEM, Cut()
+    seen = view(state, seat)
+    command = _bot.choose(seen, state.options)
+    if state.window and not isinstance(command, Discard):
+        command = _bot.fallback(seen)
+    try:
+        decide(state, seat, command)
+    except RuleViolation:
+        command = _bot.fallback(seen)
+    return seat, command
+
+
+def _summary(state: State) -> DealReveal | None:
+    """PF-REVEAL-1/2: every hand and the breakdown of the deal that ended, until the next."""
+    return view(state, None).reveal
+
+
+def record_options(options: BanakilOptions) -> dict[str, Any]:
+    """A deal record's "options" for a table's options: the preset, then every option
+    that differs from it (and the 1v1 target, which choosing the mode alone would reset)."""
+    preset = PRESETS[options.ruleset]
+    mine, theirs = asdict(options), asdict(preset)
+    out: dict[str, Any] = {"preset": options.ruleset}
+    out |= {k: v for k, v in mine.items() if k != "ruleset" and v != theirs[k]}
+    if options.mode == "one_vs_one":
+        out["target_score"] = options.target_score
+    return out
+
+
+GAME = protocol.register(
+    protocol.Game(
+        name="banakil",
+        options=BanakilOptions,
+        presets=PRESETS,
+        options_from=options_from,
+        check_options=validate,
+        seat_counts=(2, 4),
+        seats=lambda options: options.seats,
+        teams=_teams,
+        command=Command,
+        event=Event,
+        initial=initial,
+        decide=decide,
+        evolve=evolve,
+        view=view,
+        legal=legal,
+        redact=redact,
+        unit=protocol.Unit(
+            name="deal",
+            draws=("deal", "reshuffle:k", "first", "autocut"),
+            needs_secret=lambda state: state.phase == "seeding",
+            commit=lambda secret: CommitSeed(secret=secret),
+            begins=_begins,
+            ends=_ends,
+        ),
+        awaiting=_awaiting,
+        timer=turn_timer,
+        bot=_bot_move,
+        summary=_summary,
+        records=protocol.RecordSection(
+            decode=replay.decode_record,
+            replay=replay.run_record,
+            verify=verify.verify_record,
+            options_of=record_options,
+        ),
+        hints=hints,
+    )
+)
