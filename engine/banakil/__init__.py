@@ -1,5 +1,9 @@
 """Banakil (بناكل): 4-player partnership rummy with 106 cards and wild twos, in the
-`classic` and `sahrat` rule sets and the 1-v-1 mode (../shared/rules/banakil.md)."""
+`classic` and `sahrat` rule sets and the 1-v-1 mode (../shared/rules/banakil.md).
+
+The platform reaches the game through the one object `engine/banakil/game.py` registers
+with `engine.protocol` (imported by the registry, not here: it reads `engine.replay`,
+which reads this package)."""
 
 from __future__ import annotations
 

@@ -100,6 +100,9 @@ def record_options(options: BanakilOptions) -> dict[str, Any]:
     out |= {k: v for k, v in mine.items() if k != "ruleset" and v != theirs[k]}
     if options.mode == "one_vs_one":
         out["target_score"] = options.target_score
+    overrides = {k: v for k, v in out.items() if k != "preset"}
+    if options_from(options.ruleset, **overrides) != options:  # pragma: no cover - a net
+        out = {"preset": options.ruleset, **{k: v for k, v in mine.items() if k != "ruleset"}}
     return out
 
 
