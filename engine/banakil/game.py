@@ -73,7 +73,7 @@ def _bot_move(state: State, seat: int) -> tuple[int, Command]:
     as a player: the system cuts at the position drawn from the secret (PF-ROOM-6,
     PF-CUT-3). On a turn, the bot's choice from the seat's own view, replaced by its
     always-accepted fallback when the engine would refuse it (PF-BOT-4, PF-TIMER-6)."""
-    if state.phase == "seeded" and seat == state.host and seat in _awaiting(state):
+    if state.phase == "seeded" and seat in _awaiting(state):
         return _SYSTEM, Cut()
     seen = view(state, seat)
     command = _bot.choose(seen, state.options)

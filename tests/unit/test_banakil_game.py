@@ -174,7 +174,7 @@ def test_the_bot_and_the_awaited_seat_agree_with_the_bots_worker(seed: int) -> N
     """PF-BOT-4: the bot's move on every state of a deal (a cut the bot's host owes is the
     system's, PF-CUT-3) is the one the bots worker sends, and the engine accepts it."""
     preset, overrides = _TABLES[seed % 3]
-    moves = 0
+    moves = cuts = 0
     for version, (state, _) in enumerate(_deal_states(preset, overrides, 100 + seed)):
         table = _table(state)
         expected = bot_to_act(table)
@@ -188,7 +188,9 @@ def test_the_bot_and_the_awaited_seat_agree_with_the_bots_worker(seed: int) -> N
         assert (sender, command) == (move.seat, move.command)
         assert GAME.decide(state, sender, command)
         moves += 1
+        cuts += sender == 0
     assert moves > 20
+    assert cuts == (preset == "classic")  # BK-DEAL-C1: only classic's first deal is cut
 
 
 def test_a_deal_played_only_by_the_bot_and_the_timer_ends_with_its_summary() -> None:
