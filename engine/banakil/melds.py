@@ -300,11 +300,26 @@ def add_to_meld(
     natural = (True, False) if any(RANK[c] == 2 and SUIT[c] == suit for c in new) else (True,)
     # Unnamed substitutes go to the top end first, else to the bottom end first: with a
     # joker added beside a moved sahrat two, only one of them leaves the two at an end.
+    # Last, a displaced wild two of the run's suit may go home: onto the rank-2 place, where
+    # it is the natural 2 (BK-WILD-3), leaving the wild two's part to an added 2.
+    home = (
+        (False, True)
+        if any(RANK[p.card] == 2 and SUIT[p.card] == suit for p in cards)
+        else (False,)
+    )
     first_error: RuleViolation | None = None
-    for far_ace, natural_twos, low_first in product(ace_ends, natural, (False, True)):
+    for wild_home, far_ace, natural_twos, low_first in product(
+        home, ace_ends, natural, (False, True)
+    ):
         try:
             return _add_to_run(
-                cards, new, seat, opts, wild_as, joker_as, (natural_twos, far_ace, low_first)
+                cards,
+                new,
+                seat,
+                opts,
+                wild_as,
+                joker_as,
+                (natural_twos, far_ace, low_first, wild_home),
             )
         except RuleViolation as exc:
             first_error = first_error or exc
@@ -319,9 +334,9 @@ def _add_to_run(
     opts: BanakilOptions,
     wild_as: str | None,
     joker_as: str | None,
-    reading: tuple[bool, bool, bool],
+    reading: tuple[bool, bool, bool, bool],
 ) -> tuple[Placed, ...]:
-    natural_twos, far_ace, low_first = reading
+    natural_twos, far_ace, low_first, wild_home = reading
     added = [Placed(c, seat, "") for c in new]
     suit = _run_suit(cards)
     slots = _run_slots(cards)
@@ -359,6 +374,9 @@ def _add_to_run(
     if joker_as is not None and not any(RANK[p.card] == 0 for p in added):
         raise _bad("joker_locked", "BK-JOKER-1", "a joker on the table never changes its card")
     displaced = old_wild is not None and old_wild in floating
+    if wild_home and old_wild in floating and SUIT[old_wild.card] == suit and 2 not in slots:
+        floating.remove(old_wild)
+        slots[2] = old_wild
     if (
         old_wild is not None
         and not displaced

@@ -526,3 +526,11 @@ def test_sahrat_with_no_room_below_the_ace_the_joker_would_pass_the_moved_two() 
         "rule_id": "BK-WILD-S2",
         "message": "the wild two must move to an end of the run",
     }
+
+
+def test_classic_a_displaced_wild_two_of_the_runs_suit_may_become_its_natural_two() -> None:
+    """BK-WILD-C2, BK-WILD-3: 3♣ and 2♦ added to 2♣(=3♣) 4♣ 5♣: the 2♣ moves to the rank-2
+    place, where it is the natural 2, and the 2♦ is the run's one wild two (two wild twos
+    were refused)."""
+    after = add("classic", "2C=3C 4C 5C", "2D 3C")
+    assert after in {"2C 3C 4C 5C 2D=6C", "2D=AC 2C 3C 4C 5C"}
