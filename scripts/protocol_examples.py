@@ -25,15 +25,15 @@ import httpx
 
 from engine.banakil.messages import SeedCommitted, SeedRevealed, Timeout
 from services.bus.memory import MemoryBus
-from services.clock.deadlines import Deadline
 from services.gateway.app import create_app
-from services.gateway.codec import encode_json
 from services.gateway.messages import seat_event
 from services.gateway.presence import Presence
 from services.gateway.settings import Settings
-from services.gateway.tables import TableService
 from services.gateway.turn_warnings import TurnWarnings
+from services.projections.deadlines import Deadline
 from services.store.memory import MemoryEventStore
+from services.tables.codec import encode_json
+from services.tables.service import TableService
 from tests.e2e.gateway_support import Client, running
 
 _ROOT = Path(__file__).resolve().parent.parent

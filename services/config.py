@@ -142,8 +142,8 @@ async def check_nats(url: str) -> None:
 def load_seed_settings(data_dir: Path) -> None:
     """Check the seed window and cut times, and install this process's seed key (from
     SAHRA_SEED_KEY, else the data directory's key file, made on first use)."""
-    from services.gateway import sealing
-    from services.gateway.seeds import SeedTiming
+    from services.tables import sealing
+    from services.tables.seeds import SeedTiming
 
     try:
         SeedTiming.from_env()

@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from services import keyfiles
+from services.tables import keyfiles
 
 __all__ = [
     "NATS_KEY_FILE",

@@ -1,7 +1,7 @@
 """`sahra quarantine list | release TABLE`: the tables the background processes hold.
 
 A table the clock, the bots worker, the relay or the tables-in-play model could not handle
-is quarantined (services/quarantine.py): left alone by every loop and refused by the
+is quarantined (services/tables/quarantine.py): left alone by every loop and refused by the
 gateway. `list` shows each hold (table, process, since, version, reason); `release`
 removes every hold of a table, and the loops take it up again within a second.
 

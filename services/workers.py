@@ -3,7 +3,7 @@
 A worker writes through the same table service as a gateway, so it needs what a gateway
 needs: PostgreSQL, NATS JetStream (to publish what it appends) and the seed key that
 opens the deals' sealed secrets (SAHRA_SEED_KEY, shared by every process of one database;
-`services/gateway/sealing.py`). A server that cannot be reached, or a database without
+`services/tables/sealing.py`). A server that cannot be reached, or a database without
 the schema, ends the start with one line for people (WorkerStartupError).
 """
 
@@ -20,9 +20,9 @@ from typing import TypedDict
 
 from services import config
 from services.entry import add_server_arguments, check_server_args, connect_servers
-from services.gateway.tables import TableService
 from services.projections.in_play import snapshot_name
 from services.store.postgres import PostgresEventStore
+from services.tables.service import TableService
 
 __all__ = [
     "WorkerStartupError",

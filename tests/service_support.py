@@ -24,14 +24,15 @@ from services.bots.worker import BotsWorker
 from services.bus.memory import MemoryBus
 from services.bus.nats import NatsBus
 from services.bus.port import Bus
-from services.clock.clock import Clock, utc_now
-from services.gateway.seeds import SeedTiming
-from services.gateway.tables import TableService
+from services.clock.clock import Clock
+from services.projections.deadlines import utc_now
 from services.projections.in_play import TablesInPlay
 from services.store.memory import MemoryEventStore
 from services.store.migrate import migrate
 from services.store.port import EventStore, StoredEvent
 from services.store.postgres import PostgresEventStore
+from services.tables.seeds import SeedTiming
+from services.tables.service import TableService
 
 __all__ = [
     "Adapters",

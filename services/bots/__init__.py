@@ -1,1 +1,2 @@
-"""Bots: the policy that plays a bot's seat, and the worker that plays every bot seat."""
+"""Bots: the worker that plays every bot seat. What a bot plays is decided beneath it, in
+the table service (`services/tables/bot_policy.py`), which also gives a seat back."""

@@ -15,7 +15,7 @@ takes one only when it has waited `stale` seconds (the process that should have 
 died).
 
 A table whose drive fails in any other way than the servers being away, or never
-settles, is quarantined (`services/quarantine.py`): logged once and left alone until
+settles, is quarantined (`services/tables/quarantine.py`): logged once and left alone until
 released, instead of a traceback at every look at the log while the others wait.
 """
 
@@ -27,11 +27,11 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from services.bots.policy import bot_move, bot_to_act, return_move
-from services.clock.clock import utc_now
-from services.gateway.tables import TableService
+from services.projections.deadlines import utc_now
 from services.projections.in_play import TablesInPlay, Tracked
-from services.quarantine import table_at_fault
+from services.tables.bot_policy import bot_move, bot_to_act, return_move
+from services.tables.quarantine import table_at_fault
+from services.tables.service import TableService
 
 __all__ = ["BotsWorker"]
 

@@ -15,7 +15,7 @@ Limits worth knowing:
 - Several relays under one name are safe (same de-duplication) but wasteful: run one.
 
 One table must never hold back the others (the checkpoint only moves past a whole batch),
-so a table the relay can never publish is quarantined (`services/quarantine.py`): a
+so a table the relay can never publish is quarantined (`services/tables/quarantine.py`): a
 stream id that cannot be a subject at once; a table whose publish fails while the other
 tables of the batch go through, after `_STRIKES` batches in a row (one failure alone
 cannot be told from the bus being away, which is retried for ever). Held tables, whoever
@@ -32,8 +32,8 @@ from typing import Protocol
 
 from services.bus.port import Bus, BusError, PublishResult, is_subject_token
 from services.entry import connect_servers
-from services.quarantine import Quarantine, QuarantineStore
 from services.store.port import Checkpoint, StoredEvent
+from services.tables.quarantine import Quarantine, QuarantineStore
 
 __all__ = ["Relay", "RelaySource", "RelayStartupError", "run_relay"]
 

@@ -15,8 +15,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from services.clock.clock import Clock, utc_now
+from services.clock.clock import Clock
 from services.entry import module_main, run_until_signal
+from services.projections.deadlines import utc_now
 from services.projections.in_play import TablesInPlay
 from services.workers import (
     WorkerStartupError,

@@ -12,7 +12,7 @@ it sends each once while its effect is on its way back through the log:
   a timeout for a turn that is over is refused by the engine and changes nothing.
 
 A table whose deadlines cannot be computed, or whose command fails in any other way
-than the servers being away, is quarantined (`services/quarantine.py`): logged once and
+than the servers being away, is quarantined (`services/tables/quarantine.py`): logged once and
 left alone until released, while every other table's deadlines keep firing.
 
 The time source is injected (`now`), so tests move time instead of waiting for it.
@@ -24,27 +24,23 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 import msgspec
 
 from engine.table import AnyCommand
-from services.clock.deadlines import Deadline, deadlines
-from services.gateway.tables import Outcome
+from services.projections.deadlines import Deadline, deadlines, utc_now
 from services.projections.in_play import TablesInPlay, Tracked
-from services.quarantine import table_at_fault
+from services.tables.quarantine import table_at_fault
+from services.tables.service import Outcome
 
-__all__ = ["Clock", "Fire", "Fired", "utc_now"]
+__all__ = ["Clock", "Fire", "Fired"]
 
 _log = logging.getLogger(__name__)
 _MAX_BACKOFF = 10.0
 _PROCESS = "clock"  # the name this loop quarantines a table under
 
 Fire = Callable[[str, AnyCommand, str], Awaitable[Outcome]]  # (table, command, command id)
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class Fired(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,1 +1,2 @@
-"""The gateway: the table application service, the HTTP lobby and WebSocket seat sessions."""
+"""The gateway: the HTTP lobby and table routes, the WebSocket seat sessions, and the
+verifier's routes it serves. The write path they call is `services/tables/`."""

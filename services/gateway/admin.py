@@ -1,4 +1,4 @@
-"""Operator routes: the quarantined tables (services/quarantine.py), listed and released.
+"""Operator routes: the quarantined tables (services/tables/quarantine.py), listed and released.
 
 Off unless the operator sets SAHRA_ADMIN_TOKEN: without it the routes answer 404, as if
 they did not exist, so a server nobody configured shows no admin surface at all. With it,

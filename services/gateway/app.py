@@ -12,10 +12,10 @@ from services.gateway.limits import MAX_BODY_BYTES, refuse_deep_bodies
 from services.gateway.openapi import openapi_config
 from services.gateway.play import PLAY_ROUTES
 from services.gateway.settings import Settings
+from services.gateway.verify import VERIFY_ROUTES
 from services.gateway.wiring import Gateway, Probe
 from services.gateway.ws import table_socket
 from services.store.port import EventStore
-from services.verifier.http import VERIFY_ROUTES
 from services.verifier.page import page_routes
 
 __all__ = ["create_app"]

@@ -17,18 +17,18 @@ from engine.banakil.messages import DealScored, DeckStacked, SeedCommitted
 from engine.banakil.options import options_from
 from engine.errors import RuleViolation
 from engine.table import TABLE_EVENTS, SeatInfo, SeatKind
-from services.gateway import validation
 from services.gateway.admin import ADMIN_ROUTES
 from services.gateway.auth import bearer_seat
 from services.gateway.errors import ApiError
-from services.gateway.followups import StackedDeal
 from services.gateway.hub import table_view
-from services.gateway.lobby import TableSummary
 from services.gateway.openapi import NOT_READY, refusals
 from services.gateway.outage import RETRY_AFTER
-from services.gateway.tables import Loaded, Outcome
 from services.gateway.tokens import sign
 from services.gateway.wiring import Gateway
+from services.projections.lobby import TableSummary
+from services.tables import validation
+from services.tables.followups import StackedDeal
+from services.tables.service import Loaded, Outcome
 
 __all__ = ["ROUTES"]
 

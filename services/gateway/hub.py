@@ -39,9 +39,9 @@ import msgspec
 from engine import banakil
 from engine.table import TableState
 from services.bus.port import Bus, BusError, Subscription
-from services.gateway.codec import encode_json
 from services.gateway.messages import SharedView, welcome_message
-from services.gateway.tables import Loaded, TableService
+from services.tables.codec import encode_json
+from services.tables.service import Loaded, TableService
 
 __all__ = ["Frame", "Hub", "Session", "seat_view", "table_view"]
 

@@ -38,7 +38,7 @@ from engine.banakil.redact import redact
 from engine.banakil.view import View
 from engine.errors import RuleViolation
 from engine.table import TABLE_EVENTS, AnyEvent, SeatInfo
-from services.gateway.tables import Loaded, Outcome, Rejection
+from services.tables.service import Loaded, Outcome, Rejection
 
 __all__ = [
     "ClientCommand",

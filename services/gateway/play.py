@@ -29,9 +29,9 @@ from engine.table import Leave, SeatKind, SeatPresence
 from services.gateway.auth import bearer_seat
 from services.gateway.errors import ApiError
 from services.gateway.openapi import refusals
-from services.gateway.tables import Outcome
 from services.gateway.tokens import sign
 from services.gateway.wiring import Gateway
+from services.tables.service import Outcome
 
 __all__ = ["PLAY_ROUTES"]
 

@@ -32,7 +32,7 @@ from collections.abc import Callable
 
 from engine.table import Disconnect, Reconnect
 from services.gateway.hub import Session
-from services.gateway.tables import TableService
+from services.tables.service import TableService
 
 __all__ = ["SETTLE_SECONDS", "Presence"]
 

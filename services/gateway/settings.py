@@ -22,8 +22,8 @@ from pathlib import Path
 
 import msgspec
 
-from services import keyfiles
 from services.gateway.tokens import key_id
+from services.tables import keyfiles
 
 __all__ = ["TOKEN_FILE", "Settings", "load_token_secret"]
 

@@ -27,11 +27,11 @@ from datetime import datetime
 
 import msgspec
 
-from services.clock.deadlines import Deadline, timer, warning_at
 from services.gateway.presence import Presence
-from services.gateway.tables import WAIT_STARTS, Loaded, TableService
+from services.projections.deadlines import Deadline, timer, warning_at
 from services.projections.in_play import Tracked, Waiting, server_time, waiting_for
 from services.store.port import EventStore
+from services.tables.service import WAIT_STARTS, Loaded, TableService
 
 __all__ = ["TurnWarnings"]
 

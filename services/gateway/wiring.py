@@ -6,14 +6,14 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 
 from services.bus.port import Bus
-from services.clock.clock import utc_now
 from services.gateway.hub import Hub
-from services.gateway.lobby import Lobby
 from services.gateway.presence import Presence
 from services.gateway.settings import Settings
-from services.gateway.tables import TableService
 from services.gateway.turn_warnings import TurnWarnings
+from services.projections.deadlines import utc_now
+from services.projections.lobby import Lobby
 from services.store.port import EventStore
+from services.tables.service import TableService
 
 __all__ = ["Gateway", "Probe"]
 

@@ -23,7 +23,6 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
 from engine.errors import RuleViolation
-from services.gateway import validation
 from services.gateway.hub import Session
 from services.gateway.limits import too_deep
 from services.gateway.messages import (
@@ -36,6 +35,7 @@ from services.gateway.messages import (
 from services.gateway.outage import UNAVAILABLE_CODE, down_part, unavailable_message
 from services.gateway.tokens import refusal, seat_of
 from services.gateway.wiring import Gateway
+from services.tables import validation
 
 __all__ = ["table_socket"]
 

@@ -1,1 +1,2 @@
-"""Read models rebuilt from the event log (each keeps its own checkpoint)."""
+"""Read models rebuilt from the event log (each keeps its own checkpoint): the tables in
+play and their deadlines, the lobby."""

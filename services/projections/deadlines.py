@@ -16,33 +16,38 @@ the second discards for him (engine/banakil/decide.py `_timeout`). The seat's cl
 warned during the last 5 s of a turn or window (PF-TIMER-2): `warning_at`.
 
 The waits before a deal (the client seed window, the `classic` host's 15 s cut) are not
-here: the gateway's timer in `services/gateway/seeds.py` (SAHRA_CUT_SECONDS) fires them.
+here: the table service's timer in `services/tables/seeds.py` (SAHRA_CUT_SECONDS) fires
+them.
+
+This reads the tables-in-play model, so it lives beside it: the clock fires these
+deadlines, the gateway warns of them and the bots worker shares their time source
+(`utc_now`), and none of those processes imports another. When a turn ends is the table
+service's own rule (`services/tables/turns.py`), which the write path reports too.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 import msgspec
 
 from engine.banakil.messages import Timeout
-from engine.table import AnyCommand, ReplaceWithBot, TableState, bots_may_sit
+from engine.table import AnyCommand, ReplaceWithBot, bots_may_sit
 from services.projections.in_play import Tracked
+from services.tables.turns import turn_deadline
 
 __all__ = [
-    "DISCARD_SECONDS",
     "RECONNECT_SECONDS",
     "WARNING_SECONDS",
     "Deadline",
     "deadlines",
     "timer",
-    "turn_deadline",
+    "utc_now",
     "warning_at",
 ]
 
 WARNING_SECONDS = 5.0  # PF-TIMER-2: the last 5 s of a wait
-DISCARD_SECONDS = 5.0  # PF-TIMER-3..5: the discard window after the turn time
 RECONNECT_SECONDS = 60.0  # PF-CONN-2
 
 Kind = Literal["turn", "window", "replace"]
@@ -59,14 +64,9 @@ class Deadline(msgspec.Struct, frozen=True, kw_only=True):
     turn: int = 0
 
 
-def turn_deadline(state: TableState, since: datetime | None) -> datetime | None:
-    """When the running turn or discard window of a table ends, for a wait that began at
-    `since` (PF-TIMER-1, PF-TIMER-3); None when no turn is running."""
-    game = state.game_state
-    if state.status != "playing" or game is None or since is None or game.phase != "play":
-        return None
-    seconds = DISCARD_SECONDS if game.window else float(game.options.turn_seconds)
-    return since + timedelta(seconds=seconds)
+def utc_now() -> datetime:
+    """The time every deadline is compared with (injected where tests move time)."""
+    return datetime.now(UTC)
 
 
 def timer(tracked: Tracked) -> Deadline | None:

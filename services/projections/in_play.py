@@ -16,13 +16,13 @@ newest one and reads only the log after it. The snapshot is a cache, never the t
 written by another engine version is not read, one that cannot be read is ignored, and
 with none the model is folded from the start as before.
 
-Rows are opened with the process's seed key (`services/gateway/codec.py`): the bots play
+Rows are opened with the process's seed key (`services/tables/codec.py`): the bots play
 from the hands, which rest sealed, and the saved checkpoint holds them too, so it is
 sealed whole like a table's snapshot. A row or a checkpoint sealed with another key is an
 error of the process (KeyMismatch, raised), never a table's fault: no table is held for it.
 
 A table the model cannot fold (a row it cannot decode, an event that makes the fold
-raise) is quarantined (`services/quarantine.py`) and left out; so is every table another
+raise) is quarantined (`services/tables/quarantine.py`) and left out; so is every table another
 process quarantined. Once released it is folded again from its own stream.
 """
 
@@ -38,10 +38,10 @@ import msgspec
 
 from engine.table import TableState, new_table
 from engine.table import evolve as evolve_table
-from services.gateway.codec import ENGINE_VERSION, decode_event, open_snapshot, seal_snapshot
-from services.gateway.hidden import KeyMismatch, Unreadable
-from services.quarantine import Quarantine, QuarantineStore
 from services.store.port import Checkpoint, Snapshot, StoredEvent
+from services.tables.codec import ENGINE_VERSION, decode_event, open_snapshot, seal_snapshot
+from services.tables.hidden import KeyMismatch, Unreadable
+from services.tables.quarantine import Quarantine, QuarantineStore
 
 __all__ = [
     "LogReader",

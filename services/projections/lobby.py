@@ -18,8 +18,8 @@ from typing import Literal
 import msgspec
 
 from engine.table import SeatInfo, SeatKind, SeatTaken, TableCreated, TableStarted
-from services.gateway.codec import decode_event
 from services.store.port import Checkpoint, EventStore, StoredEvent
+from services.tables.codec import decode_event
 
 __all__ = ["Lobby", "TableSummary"]
 

@@ -27,8 +27,8 @@ import engine
 from engine.banakil.messages import CommitSeed, SeedCommitted
 from engine.banakil.redact import redact
 from engine.table import TABLE_EVENTS, AnyEvent, TableState
-from services.gateway import hidden, sealing
 from services.store.port import NewEvent, StoredEvent
+from services.tables import hidden, sealing
 
 __all__ = [
     "ENGINE_VERSION",

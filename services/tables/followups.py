@@ -25,7 +25,7 @@ import msgspec
 from engine.banakil.decide import needs_cut
 from engine.banakil.messages import CloseSeedWindow, Command, CommitSeed, Deal, StackDeck
 from engine.table import AnyCommand, TableState, played_by_bot
-from services.bots.policy import cut_command_id, return_move
+from services.tables.bot_policy import cut_command_id, return_move
 
 __all__ = [
     "SYSTEM",

@@ -35,7 +35,7 @@ import os
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from services.gateway import sealing
+from services.tables import sealing
 
 __all__ = [
     "PREFIX",

@@ -30,8 +30,8 @@ import asyncpg
 import msgspec
 
 from services.bus.port import BusError
-from services.gateway.hidden import KeyMismatch
 from services.store.port import Quarantined
+from services.tables.hidden import KeyMismatch
 
 __all__ = ["Quarantine", "QuarantineStore", "table_at_fault"]
 

@@ -33,7 +33,7 @@ import os
 import secrets
 from pathlib import Path
 
-from services import keyfiles
+from services.tables import keyfiles
 
 __all__ = [
     "KEY_ENV",

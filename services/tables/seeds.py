@@ -36,14 +36,14 @@ import msgspec
 
 from engine.banakil.decide import needs_cut
 from engine.banakil.messages import CloseSeedWindow, Cut, Deal
-from services.gateway.followups import (
+from services.store.port import EventStore
+from services.tables.followups import (
     SYSTEM,
     close_command_id,
     cut_command_id,
     deal_command_id,
     window_may_close,
 )
-from services.store.port import EventStore
 
 __all__ = ["CUT_ENV", "REVEAL_ENV", "WINDOW_ENV", "Deadlines", "SeedTiming", "due"]
 

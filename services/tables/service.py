@@ -4,9 +4,9 @@ A command is decided on the table's state (kept in memory per table, else a snap
 the events after it), appended with the version it was decided on, then handed to the
 publisher (`publisher.py`: the bus is told in the background, the command is answered once
 its events are committed, and the relay publishes whatever a crash kept from the bus). The
-sessions of this gateway are told at once, not through the bus. When another writer got
-there first the store says so, and the command is decided again on fresh state. A command
-id already seen returns its first outcome and appends nothing.
+seat sessions of this process (a gateway's) are told at once, not through the bus. When
+another writer got there first the store says so, and the command is decided again on
+fresh state. A command id already seen returns its first outcome and appends nothing.
 After an accepted command the system's own follow-ups (seed, deal, bot moves) run through
 the same path until a human must act.
 """
@@ -41,21 +41,6 @@ from engine.table import (
 from engine.table import decide as decide_table
 from engine.table import evolve as evolve_table
 from services.bus.port import Bus, BusMessage
-from services.clock.deadlines import turn_deadline
-from services.gateway import validation
-from services.gateway.codec import (
-    ENGINE_VERSION,
-    decode_event,
-    decode_state,
-    encode_command,
-    encode_event,
-    encode_json,
-    encode_state,
-)
-from services.gateway.followups import SYSTEM, StackedDeal, next_follow_up
-from services.gateway.publisher import Publisher
-from services.gateway.seeds import Deadlines, SeedTiming
-from services.quarantine import Quarantine, table_at_fault
 from services.store.port import (
     ConcurrencyError,
     EventStore,
@@ -64,6 +49,21 @@ from services.store.port import (
     Snapshot,
     StoredEvent,
 )
+from services.tables import validation
+from services.tables.codec import (
+    ENGINE_VERSION,
+    decode_event,
+    decode_state,
+    encode_command,
+    encode_event,
+    encode_json,
+    encode_state,
+)
+from services.tables.followups import SYSTEM, StackedDeal, next_follow_up
+from services.tables.publisher import Publisher
+from services.tables.quarantine import Quarantine, table_at_fault
+from services.tables.seeds import Deadlines, SeedTiming
+from services.tables.turns import turn_deadline
 
 __all__ = [
     "WAIT_STARTS",
@@ -278,7 +278,7 @@ class TableService:
         return outcome
 
     async def quarantined(self, table_id: str) -> RuleViolation | None:
-        """The refusal of every command at a quarantined table (services/quarantine.py:
+        """The refusal of every command at a quarantined table (services/tables/quarantine.py:
         a background process could not handle it), or None when it is not held."""
         await self.quarantine.refresh()
         reason = self.quarantine.reason(table_id)

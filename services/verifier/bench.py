@@ -201,8 +201,8 @@ async def store_deals(store: Any, deals: int, seed: int) -> int:
     """Play tables (one human seat moved by the random bot, three bots) through the table
     service until `deals` deals have ended; four tables at a time."""
     from services.bus.memory import MemoryBus
-    from services.gateway.seeds import SeedTiming
-    from services.gateway.tables import TableService
+    from services.tables.seeds import SeedTiming
+    from services.tables.service import TableService
 
     service = TableService(
         store, MemoryBus(), timing=SeedTiming(seed_window=0.0, reveal_seconds=0.0)

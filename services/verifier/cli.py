@@ -34,9 +34,9 @@ import msgspec
 
 from engine.replay import Record, RecordError, decode_record
 from engine.verify import Verdict, verify_record
-from services.gateway import sealing
 from services.infra import embedded_postgres
 from services.store.port import EventStore
+from services.tables import sealing
 from services.verifier.audit import AuditSummary, Since, audit
 from services.verifier.brief import brief_lines
 from services.verifier.records import RecordProblem, deal_record, parse_deal_id

@@ -22,7 +22,7 @@ state the earlier deals left). Each deal carries:
 
 Only finished deals have records: before the reveal there is nothing to verify, and the
 secret must not come out (PF-FAIR-3). A table's log is read in its public form (hidden
-cards as "??", `services/gateway/hidden.py`); the rows of a deal are opened with the seed
+cards as "??", `services/tables/hidden.py`); the rows of a deal are opened with the seed
 key only when its record is made, after its reveal, so that the record holds the hands as
 they were dealt and stored. The verifier checks those stored cards against the revealed
 seed: re-deriving them from the seed instead would let a stored hand that differs from
@@ -54,9 +54,9 @@ from engine.banakil.options import PRESETS, BanakilOptions, options_from
 from engine.cards import faces
 from engine.replay import DealRecord, Record, SeatCommand, Seed
 from engine.table import AnyEvent, SeatTaken, TableCreated
-from services.gateway.codec import decode_event, decode_event_sealed
-from services.gateway.sealing import SealError
 from services.store.port import EventStore, StoredEvent
+from services.tables.codec import decode_event, decode_event_sealed
+from services.tables.sealing import SealError
 
 __all__ = [
     "FinishedDeal",

@@ -14,9 +14,9 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from engine.table import TableState, evolve, new_table
-from services.gateway.codec import decode_event
 from services.infra import free_port
 from services.store.port import EventStore
+from services.tables.codec import decode_event
 
 __all__ = ["Client", "identities", "running", "states_by_version"]
 

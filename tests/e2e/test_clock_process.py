@@ -24,12 +24,12 @@ import pytest
 from engine.banakil.messages import TurnTimedOut
 from engine.replay import decode_record, record_options
 from services.bus.nats import NatsBus
-from services.clock.clock import utc_now
-from services.gateway.codec import decode_event
-from services.gateway.followups import StackedDeal
-from services.gateway.seeds import SeedTiming
-from services.gateway.tables import TableService
+from services.projections.deadlines import utc_now
 from services.store.postgres import PostgresEventStore
+from services.tables.codec import decode_event
+from services.tables.followups import StackedDeal
+from services.tables.seeds import SeedTiming
+from services.tables.service import TableService
 from tests.service_support import batch_time, scratch_database
 
 _ROOT = Path(__file__).resolve().parents[2]

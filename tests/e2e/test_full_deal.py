@@ -20,7 +20,7 @@ from engine import banakil
 from engine.banakil.messages import DealScored, DeckStacked, SeedCommitted
 from engine.replay import Record, decode_record, fold, record_options, run_record
 from engine.table import TABLE_EVENTS, TableState
-from services.gateway.codec import decode_event
+from services.tables.codec import decode_event
 from tests.e2e.conftest import Gateway
 from tests.e2e.gateway_support import Client, identities, states_by_version
 

@@ -20,14 +20,14 @@ import pytest
 
 from services.bots.worker import BotsWorker
 from services.bus.nats import NatsBus
-from services.clock.clock import utc_now
 from services.gateway.app import create_app
 from services.gateway.settings import Settings
-from services.gateway.tables import TableService
 from services.gateway.wiring import Gateway
+from services.projections.deadlines import utc_now
 from services.projections.in_play import TablesInPlay, server_time
 from services.store.migrate import migrate
 from services.store.postgres import PostgresEventStore
+from services.tables.service import TableService
 from tests.e2e.gateway_support import Client, running
 
 _STARTS = {"CardsDealt", "CardDiscarded"}

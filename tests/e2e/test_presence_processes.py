@@ -14,7 +14,7 @@ later. Each clock looks once (its --interval is longer than the test) and stops,
 fires is what is due at one known moment, and nothing else runs a table's timers between
 two looks. Each test has a database of its own: a clock fires every table's deadlines, and
 the session's other tables are not this test's to move on. The players' moves are the
-bot policy's choices (`services.bots.policy.bot_command`), sent by each seat's client once
+bot policy's choices (`services.tables.bot_policy.bot_command`), sent by each seat's client once
 its view shows the table as the move was chosen on, as a client would.
 """
 
@@ -48,12 +48,12 @@ from engine.banakil.messages import (
 )
 from engine.cards import faces
 from engine.table import SeatReplacedByBot, TableState, played_by_bot
-from services.bots.policy import bot_command
-from services.clock.clock import utc_now
-from services.gateway.codec import decode_event
 from services.infra import free_port
+from services.projections.deadlines import utc_now
 from services.store.port import StoredEvent
 from services.store.postgres import PostgresEventStore
+from services.tables.bot_policy import bot_command
+from services.tables.codec import decode_event
 from tests.e2e.gateway_support import Client, states_by_version
 from tests.e2e.process_support import SAHRA, GatewayProcess
 from tests.service_support import scratch_database

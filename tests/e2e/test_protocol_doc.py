@@ -32,7 +32,7 @@ from services.gateway.messages import (
     rejected,
 )
 from services.gateway.openapi import ApiErrorBody
-from services.gateway.tables import Outcome
+from services.tables.service import Outcome
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 _EXAMPLE = re.compile(r"<!-- example: ([\w-]+) -->\n```json\n(.*?)\n```", re.S)

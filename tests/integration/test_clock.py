@@ -13,10 +13,10 @@ import pytest
 from engine.banakil.messages import CardDiscarded, Timeout
 from engine.table import AnyCommand
 from services.clock.clock import Clock
-from services.gateway.codec import decode_event
-from services.gateway.tables import Outcome, Rejection
 from services.projections.in_play import TablesInPlay
 from services.store.port import EventStore
+from services.tables.codec import decode_event
+from services.tables.service import Outcome, Rejection
 from tests.service_support import Adapters, Rig, batch_time, real, types_after
 
 __all__ = ["real"]

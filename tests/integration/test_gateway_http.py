@@ -12,10 +12,10 @@ from services.bots.worker import BotsWorker
 from services.bus.nats import NatsBus
 from services.gateway.app import create_app
 from services.gateway.settings import Settings
-from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
 from services.store.port import Checkpoint
 from services.store.postgres import PostgresEventStore
+from services.tables.service import TableService
 from tests.e2e.gateway_support import Client, running
 
 _SECRET = b"integration-test-secret-0123456789"

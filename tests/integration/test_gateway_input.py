@@ -21,9 +21,9 @@ from engine.banakil.messages import Discard
 from services.bus.nats import NatsBus
 from services.gateway.app import create_app
 from services.gateway.settings import Settings
-from services.gateway.tables import TableService
 from services.store.port import Checkpoint
 from services.store.postgres import PostgresEventStore
+from services.tables.service import TableService
 from tests.e2e.gateway_support import Client, running
 
 _SECRET = b"input-test-secret-0123456789abcdef"

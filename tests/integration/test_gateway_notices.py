@@ -10,9 +10,9 @@ from typing import Any, cast
 from engine.banakil.options import options_from
 from services.bus.memory import MemoryBus
 from services.bus.port import BusMessage
-from services.gateway.tables import TableService
 from services.store.memory import MemoryEventStore
 from services.store.port import EventStore, StoredEvent
+from services.tables.service import TableService
 
 
 class _HeldReads:

@@ -16,12 +16,12 @@ from engine.replay import Record, decode_record, record_options
 from engine.table import Disconnect, StartTable, TableState
 from services.bots.worker import BotsWorker
 from services.bus.port import Bus, BusMessage, PublishResult
-from services.gateway.codec import ENGINE_VERSION, decode_state
-from services.gateway.followups import StackedDeal
 from services.gateway.messages import view_message
-from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
 from services.store.port import EventStore, StoredEvent
+from services.tables.codec import ENGINE_VERSION, decode_state
+from services.tables.followups import StackedDeal
+from services.tables.service import TableService
 from tests.e2e.gateway_support import states_by_version
 from tests.service_support import Adapters, adapters, batch_time, real
 

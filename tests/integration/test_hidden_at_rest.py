@@ -20,12 +20,12 @@ from msgspec.structs import replace
 from engine.banakil.messages import CardDrawn, CardsDealt, Discard, Draw
 from engine.banakil.redact import redact
 from engine.table import TABLE_EVENTS, TableState
-from services.gateway import sealing
-from services.gateway.codec import decode_event, decode_event_sealed
-from services.gateway.seeds import SeedTiming
-from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
 from services.store.port import EventStore
+from services.tables import sealing
+from services.tables.codec import decode_event, decode_event_sealed
+from services.tables.seeds import SeedTiming
+from services.tables.service import TableService
 from tests.service_support import Adapters, Rig, real
 
 __all__ = ["real"]  # fixtures

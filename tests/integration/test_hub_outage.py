@@ -12,8 +12,8 @@ from typing import Any
 from engine.banakil.options import options_from
 from services.bus.memory import MemoryBus
 from services.gateway.hub import Hub, Session
-from services.gateway.tables import TableService
 from services.store.memory import MemoryEventStore
+from services.tables.service import TableService
 
 _ROUND = 0.02  # the hub's poll interval here
 

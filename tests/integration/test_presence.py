@@ -26,9 +26,9 @@ from engine.table import (
     SeatReturned,
     TableState,
 )
-from services.gateway.codec import decode_event
-from services.gateway.tables import TableService
 from services.store.port import EventStore
+from services.tables.codec import decode_event
+from services.tables.service import TableService
 from tests.e2e.gateway_support import states_by_version
 from tests.service_support import Adapters, Rig, batch_time, real, types_after
 

@@ -20,12 +20,12 @@ from services.bus.nats import NatsBus
 from services.gateway.app import create_app
 from services.gateway.hub import Session
 from services.gateway.presence import Presence
-from services.gateway.seeds import SeedTiming
 from services.gateway.settings import Settings
-from services.gateway.tables import TableService
 from services.store.memory import MemoryEventStore
 from services.store.port import EventStore
 from services.store.postgres import PostgresEventStore
+from services.tables.seeds import SeedTiming
+from services.tables.service import TableService
 from tests.e2e.gateway_support import Client, running
 
 _PRESENCE = {"SeatDisconnected", "SeatReconnected"}

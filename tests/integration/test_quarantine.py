@@ -25,16 +25,16 @@ from services.bus.nats import NatsBus
 from services.bus.port import Bus, BusError, PublishResult
 from services.bus.relay import Relay
 from services.clock.clock import Clock
-from services.gateway.codec import encode_event
-from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
-from services.quarantine import Quarantine
 from services.store.port import Checkpoint, EventStore, Metadata, NewEvent, StoredEvent
 from services.store.postgres import PostgresEventStore
+from services.tables.codec import encode_event
+from services.tables.quarantine import Quarantine
+from services.tables.service import TableService
 from tests.integration.bus_support import jetstream_versions, unique_table
 from tests.service_support import Adapters, Rig, batch_time, scratch_database, types_after
 
-_QUARANTINE_LOG = "services.quarantine"
+_QUARANTINE_LOG = "services.tables.quarantine"
 
 
 @pytest.fixture(scope="module")

@@ -28,13 +28,13 @@ from engine.table import TableCreated
 from services.bus.nats import NatsBus
 from services.clock.clock import Clock
 from services.gateway.app import create_app
-from services.gateway.codec import encode_event
 from services.gateway.settings import Settings
-from services.gateway.tables import TableService
 from services.projections.in_play import TablesInPlay
-from services.quarantine import Quarantine
 from services.store.port import Checkpoint, Metadata, NewEvent
 from services.store.postgres import PostgresEventStore
+from services.tables.codec import encode_event
+from services.tables.quarantine import Quarantine
+from services.tables.service import TableService
 from tests.e2e.gateway_support import running
 from tests.service_support import scratch_database
 

@@ -20,11 +20,11 @@ from engine import banakil, fair
 from engine.banakil.autoplay import random_step
 from engine.banakil.messages import CardsDealt, CloseSeedWindow, Cut, DeckCut, SendClientSeed
 from engine.verify import verify_record
-from services.gateway.codec import decode_event
-from services.gateway.seeds import SeedTiming
-from services.gateway.tables import TableService
 from services.projections.in_play import server_time
 from services.store.port import EventStore, StoredEvent
+from services.tables.codec import decode_event
+from services.tables.seeds import SeedTiming
+from services.tables.service import TableService
 from services.verifier.records import deal_record
 from tests.service_support import Adapters, adapters, real
 

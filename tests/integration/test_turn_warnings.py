@@ -14,16 +14,16 @@ import msgspec
 
 from engine.banakil.messages import Discard
 from engine.banakil.options import options_from
-from services.bots.policy import bot_move
 from services.bus.memory import MemoryBus
 from services.gateway.hub import Session
 from services.gateway.presence import Presence
-from services.gateway.seeds import SeedTiming
-from services.gateway.tables import TableService
 from services.gateway.turn_warnings import TurnWarnings
 from services.projections.in_play import server_time
 from services.store.memory import MemoryEventStore
 from services.store.port import StoredEvent
+from services.tables.bot_policy import bot_move
+from services.tables.seeds import SeedTiming
+from services.tables.service import TableService
 from tests.service_support import FakeTime
 
 _STARTS = {"CardsDealt", "CardDiscarded"}

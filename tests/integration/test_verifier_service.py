@@ -2,7 +2,7 @@
 NATS bus): the deal verifies over HTTP and from the command line; its secret is nowhere in
 plain form (events table, snapshots, views, bus) before the reveal; and each kind of
 tampering with the stored log is caught at the check it breaks (PF-FAIR-1..7, PF-EX-8).
-Hidden cards rest sealed for their table (services/gateway/hidden.py): a tamperer that
+Hidden cards rest sealed for their table (services/tables/hidden.py): a tamperer that
 changes them, or copies a table, holds the seed key and seals again (an operator); one
 without the key can only break a seal, and the verifier says so.
 """
@@ -33,13 +33,13 @@ from engine.verify import verify_record
 from services.bus.nats import NatsBus
 from services.bus.port import BusMessage, Subscription
 from services.gateway.app import create_app
-from services.gateway.codec import decode_event, encode_event, encode_json
 from services.gateway.hub import table_view
-from services.gateway.seeds import SeedTiming
 from services.gateway.settings import Settings
-from services.gateway.tables import Loaded, TableService
 from services.store.migrate import migrate
 from services.store.postgres import PostgresEventStore
+from services.tables.codec import decode_event, encode_event, encode_json
+from services.tables.seeds import SeedTiming
+from services.tables.service import Loaded, TableService
 from services.verifier.audit import audit
 from services.verifier.bench import bench_database
 from services.verifier.records import deal_record

@@ -15,10 +15,10 @@ from pathlib import Path
 from engine import banakil
 from engine.banakil.autoplay import random_step
 from services.bus.nats import NatsBus
-from services.gateway import sealing
-from services.gateway.seeds import SeedTiming
-from services.gateway.tables import TableService
 from services.store.postgres import PostgresEventStore
+from services.tables import sealing
+from services.tables.seeds import SeedTiming
+from services.tables.service import TableService
 from tests.service_support import scratch_database
 
 

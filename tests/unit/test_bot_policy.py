@@ -15,8 +15,8 @@ from engine.table import (
     TableState,
     TakeSeat,
 )
-from services.bots.policy import bot_move, bot_to_act, return_move
-from services.gateway.followups import next_follow_up, seeds_complete
+from services.tables.bot_policy import bot_move, bot_to_act, return_move
+from services.tables.followups import next_follow_up, seeds_complete
 from tests.unit.series_support import fold, next_match, series_table
 
 _SECRET = "2a" * 32

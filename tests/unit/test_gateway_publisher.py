@@ -12,8 +12,8 @@ from datetime import UTC, datetime
 import pytest
 
 from services.bus.port import BusError, PublishResult
-from services.gateway.publisher import Publisher
 from services.store.port import Metadata, StoredEvent
+from services.tables.publisher import Publisher
 
 
 def _event(version: int, stream_id: str = "t1") -> StoredEvent:
@@ -64,7 +64,7 @@ async def test_a_failing_bus_is_logged_and_later_events_still_go(
     bus = _Bus()
     publisher = Publisher(bus)  # type: ignore[arg-type]
     bus.fail = True
-    with caplog.at_level(logging.WARNING, "services.gateway.publisher"):
+    with caplog.at_level(logging.WARNING, "services.tables.publisher"):
         publisher.publish([_event(1)])
         await publisher.flush()
     assert "the relay will" in caplog.text
@@ -82,7 +82,7 @@ async def test_a_bus_that_falls_behind_leaves_the_oldest_beyond_the_limit_to_the
     bus.open.clear()
     publisher.publish([_event(1)])
     await asyncio.sleep(0)  # version 1 is with the bus
-    with caplog.at_level(logging.WARNING, "services.gateway.publisher"):
+    with caplog.at_level(logging.WARNING, "services.tables.publisher"):
         publisher.publish([_event(v) for v in (2, 3, 4, 5, 6)])
     assert "left to the relay" in caplog.text
     bus.open.set()
@@ -110,7 +110,7 @@ async def test_close_gives_up_on_a_bus_that_does_not_answer(
     publisher.publish([_event(1)])
     await asyncio.sleep(0)
     publisher.publish([_event(2)])
-    with caplog.at_level(logging.WARNING, "services.gateway.publisher"):
+    with caplog.at_level(logging.WARNING, "services.tables.publisher"):
         await publisher.close(timeout=0.05)
     assert "left to the relay" in caplog.text
     assert bus.batches == [] and publisher.pending == 0

@@ -1,4 +1,4 @@
-"""The names and ids a client may send (services/gateway/validation.py), and telling an
+"""The names and ids a client may send (services/tables/validation.py), and telling an
 outage from a bug (services/gateway/outage.py): issue 10 items 4 and 5."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from engine.errors import RuleViolation
 from services.gateway.outage import down_part
-from services.gateway.validation import command_id, player_name, table_id
+from services.tables.validation import command_id, player_name, table_id
 
 
 @pytest.mark.parametrize(

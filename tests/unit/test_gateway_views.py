@@ -14,10 +14,10 @@ import pytest
 from engine import banakil
 from engine.replay import decode_record, record_options, run_record
 from engine.table import SeatInfo, TableState, new_table
-from services.gateway.codec import encode_json
 from services.gateway.hub import Frame, Session, seat_view, table_view
 from services.gateway.messages import view_message, welcome_message
-from services.gateway.tables import Loaded
+from services.tables.codec import encode_json
+from services.tables.service import Loaded
 
 _EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

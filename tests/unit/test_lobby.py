@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from engine.banakil.options import options_from
 from engine.table import SeatTaken, TableCreated
-from services.gateway.codec import encode_event
-from services.gateway.lobby import Lobby
+from services.projections.lobby import Lobby
 from services.store.memory import MemoryEventStore
 from services.store.port import Metadata, NewEvent
+from services.tables.codec import encode_event
 
 
 async def _create(store: MemoryEventStore, table_id: str, host: str) -> None:

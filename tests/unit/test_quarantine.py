@@ -1,4 +1,4 @@
-"""A process's view of the quarantined tables (services/quarantine.py), over the in-memory
+"""A process's view of the quarantined tables (services/tables/quarantine.py), over the in-memory
 store: a hold counts at once and is logged once, a store that is away keeps it for later,
 a release shows at the next read, and only a table's own errors hold it (issue 10 item 1)."""
 
@@ -10,10 +10,10 @@ import asyncpg
 import pytest
 
 from services.bus.port import BusError
-from services.gateway.hidden import KeyMismatch, Unreadable
-from services.quarantine import Quarantine, table_at_fault
 from services.store.memory import MemoryEventStore
 from services.store.port import Quarantined
+from services.tables.hidden import KeyMismatch, Unreadable
+from services.tables.quarantine import Quarantine, table_at_fault
 
 
 class _Away(MemoryEventStore):

@@ -21,8 +21,9 @@ from engine.banakil.redact import redact
 from engine.table import CreateTable, TableState, new_table
 from engine.table import decide as decide_table
 from engine.table import evolve as evolve_table
-from services.gateway import hidden, sealing
-from services.gateway.codec import (
+from services.store.port import Metadata, StoredEvent
+from services.tables import hidden, sealing
+from services.tables.codec import (
     decode_event,
     decode_event_sealed,
     decode_state,
@@ -32,7 +33,6 @@ from services.gateway.codec import (
     open_snapshot,
     seal_snapshot,
 )
-from services.store.port import Metadata, StoredEvent
 
 SECRET = hashlib.sha256(b"a deal").hexdigest()
 COMMITMENT = fair.commitment(bytes.fromhex(SECRET))

@@ -28,7 +28,7 @@ from engine.table import (
     humans_present,
     played_by_bot,
 )
-from services.bots.policy import Move, bot_move
+from services.tables.bot_policy import Move, bot_move
 from tests.unit.series_support import next_match, series_table
 
 _SECRET = "11" * 32
