@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from services.infra import embedded_nats, embedded_postgres
+from services.runtime.infra import embedded_nats, embedded_postgres
 
 # The service's clocks and keys for every test and every process a test starts (they
 # inherit the environment); a test that needs other values passes them explicitly.

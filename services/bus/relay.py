@@ -31,11 +31,10 @@ import logging
 from typing import Protocol
 
 from services.bus.port import Bus, BusError, PublishResult, is_subject_token
-from services.entry import connect_servers
 from services.store.port import Checkpoint, StoredEvent
 from services.tables.quarantine import Quarantine, QuarantineStore
 
-__all__ = ["Relay", "RelaySource", "RelayStartupError", "run_relay"]
+__all__ = ["Relay", "RelaySource"]
 
 _log = logging.getLogger(__name__)
 _MAX_BACKOFF = 10.0
@@ -53,10 +52,6 @@ class RelaySource(QuarantineStore, Protocol):
     async def load_checkpoint(self, name: str) -> Checkpoint: ...
 
     async def save_checkpoint(self, name: str, checkpoint: Checkpoint) -> None: ...
-
-
-class RelayStartupError(Exception):
-    """A server could not be reached or is not ready; the message is one line for people."""
 
 
 class Relay:
@@ -177,31 +172,6 @@ class Relay:
             pause = poll_interval
             if read < self._batch_size:
                 await _wait(stop, poll_interval)
-
-
-async def run_relay(
-    database_url: str,
-    nats_url: str,
-    *,
-    stop: asyncio.Event | None = None,
-    poll_interval: float = 0.5,
-    connect_timeout: float = 5.0,
-    name: str = "relay",
-) -> None:
-    """The entry of `sahra serve relay`: connect both servers, then relay until `stop`.
-
-    Raises RelayStartupError (one line, no secrets) when a server cannot be reached
-    within `connect_timeout` or the database has no schema yet."""
-    async with connect_servers(
-        database_url,
-        nats_url,
-        name,
-        connect_timeout=connect_timeout,
-        pool=2,
-        error=RelayStartupError,
-    ) as (store, bus):
-        _log.info("relay %r: connected; publishing what the store commits", name)
-        await Relay(store, bus, name).run_forever(stop or asyncio.Event(), poll_interval)
 
 
 async def _wait(stop: asyncio.Event, seconds: float) -> None:

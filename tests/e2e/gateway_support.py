@@ -14,7 +14,7 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from engine.table import TableState, evolve, new_table
-from services.infra import free_port
+from services.runtime.infra import free_port
 from services.store.port import EventStore
 from services.tables.codec import decode_event
 

@@ -26,7 +26,7 @@ import asyncpg
 import httpx
 import pytest
 
-from services.infra import free_port
+from services.runtime.infra import free_port
 from services.store.migrate import migration_files
 from tests.e2e.process_support import SAHRA, alive_with, wait_ready
 

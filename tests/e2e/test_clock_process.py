@@ -1,4 +1,4 @@
-"""The clock as real processes (`python -m services.clock.cli clock`, the entry point that
+"""The clock as real processes (`python -m services.cli.clock clock`, the entry point that
 `sahra serve clock` wires): one is SIGKILLed while a turn's deadline is pending, and two
 started afterwards fire it from the log, once between them (PF-TIMER-1, PF-TIMER-3).
 
@@ -49,7 +49,7 @@ class ClockProcess:
         args = [
             sys.executable,
             "-m",
-            "services.clock.cli",
+            "services.cli.clock",
             "clock",
             "--database-url",
             database_url,

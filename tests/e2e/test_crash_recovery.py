@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from engine.replay import Record, run_record
-from services.infra import free_port
+from services.runtime.infra import free_port
 from services.store.postgres import PostgresEventStore
 from tests.e2e.conftest import Gateway
 from tests.e2e.gateway_support import Client

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 import nats
 
-from services.infra import free_port
+from services.runtime.infra import free_port
 from tests.e2e.process_support import wait_ready
 from tests.e2e.test_cli_processes import _env, _stop_cleanly, _Up, data_dir
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from services.infra import EmbeddedNats, embedded_nats, free_port
+from services.runtime.infra import EmbeddedNats, embedded_nats, free_port
 from services.store.postgres import PostgresEventStore
 from tests.e2e.conftest import Gateway
 from tests.e2e.gateway_support import Client

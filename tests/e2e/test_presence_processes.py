@@ -48,8 +48,8 @@ from engine.banakil.messages import (
 )
 from engine.cards import faces
 from engine.table import SeatReplacedByBot, TableState, played_by_bot
-from services.infra import free_port
 from services.projections.deadlines import utc_now
+from services.runtime.infra import free_port
 from services.store.port import StoredEvent
 from services.store.postgres import PostgresEventStore
 from services.tables.bot_policy import bot_command

@@ -26,7 +26,7 @@ from services.bus.port import (
     encode_event,
     subject_for,
 )
-from services.infra import embedded_nats, free_port, nats_binary
+from services.runtime.infra import embedded_nats, free_port, nats_binary
 from tests.integration.bus_support import (
     Collector,
     event,

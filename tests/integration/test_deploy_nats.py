@@ -25,7 +25,7 @@ from nats.js.api import DeliverPolicy
 
 from services.bus.nats import STREAM, NatsBus
 from services.bus.port import BusError, decode_message, subject_for
-from services.infra import free_port, nats_binary
+from services.runtime.infra import free_port, nats_binary
 from tests.integration.bus_support import Collector, event, jetstream_versions, unique_table
 
 _CONF = Path(__file__).resolve().parents[2] / "deploy" / "nats.conf"

@@ -25,7 +25,7 @@ import pytest
 from services.bus.nats import NatsBus
 from services.bus.port import BusError, Handler, PublishResult, Subscription
 from services.bus.relay import Relay
-from services.infra import free_port
+from services.runtime.infra import free_port
 from services.store.port import Checkpoint, EventStore, Metadata, NewEvent, StoredEvent
 from services.store.postgres import PostgresEventStore
 from tests.integration.bus_support import Collector, jetstream_versions, unique_table
@@ -245,12 +245,12 @@ async def test_a_stream_id_that_cannot_be_a_subject_is_skipped_not_blocking(
     assert await store.load_checkpoint(relay_name) == await _head(store)
 
 
-# `sahra serve relay` as a process (through relay_cli.main until the lead wires `serve`).
+# `sahra serve relay` as a process (through services.cli.relay.main until the lead wires `serve`).
 
 
 def _serve_relay(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "services.bus.relay_cli", "relay", *args],
+        [sys.executable, "-m", "services.cli.relay", "relay", *args],
         cwd=_ROOT,
         env=env if env is not None else os.environ.copy(),
         stdout=subprocess.PIPE,

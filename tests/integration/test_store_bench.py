@@ -9,13 +9,13 @@ from pathlib import Path
 
 import asyncpg
 
-from services.store.bench import bench_store
+from services.bench.store import bench_store
 
 _ROOT = Path(__file__).resolve().parents[2]
 # `sahra bench store` as the lead wires it: a `bench` command whose sub-commands get ours.
 _SAHRA_BENCH = """
 import argparse, sys
-from services.store.bench_cli import register_bench
+from services.bench.store import register_bench
 parser = argparse.ArgumentParser(prog="sahra")
 bench = parser.add_subparsers(dest="command").add_parser("bench")
 register_bench(bench.add_subparsers(dest="bench", required=True))

@@ -30,6 +30,7 @@ from engine import banakil
 from engine.banakil.autoplay import random_step
 from engine.banakil.messages import CardDrawn, CardsDealt, SendClientSeed
 from engine.verify import verify_record
+from services.bench.verify import bench_database
 from services.bus.nats import NatsBus
 from services.bus.port import BusMessage, Subscription
 from services.gateway.app import create_app
@@ -41,7 +42,6 @@ from services.tables.codec import decode_event, encode_event, encode_json
 from services.tables.seeds import SeedTiming
 from services.tables.service import Loaded, TableService
 from services.verifier.audit import audit
-from services.verifier.bench import bench_database
 from services.verifier.records import deal_record
 
 
@@ -419,7 +419,7 @@ async def test_a_seal_broken_without_the_key_is_reported_not_verified(
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "services.verifier.cli", *args],
+        [sys.executable, "-m", "services.cli.verify", *args],
         capture_output=True,
         text=True,
         timeout=120,

@@ -27,7 +27,7 @@ def _verify(*args: str, key: str | None = None) -> subprocess.CompletedProcess[s
     if key is not None:
         env[sealing.KEY_ENV] = key
     return subprocess.run(
-        [sys.executable, "-m", "services.verifier.cli", *args],
+        [sys.executable, "-m", "services.cli.verify", *args],
         env=env,
         capture_output=True,
         text=True,

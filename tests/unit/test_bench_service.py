@@ -17,7 +17,7 @@ from engine import banakil
 from engine.banakil.decide import needs_cut
 from engine.banakil.messages import CloseSeedWindow, CommitSeed, Deal, Discard, Draw, Meld
 from engine.banakil.state import State
-from services.bench_service import SeatView, choose_command, percentile
+from services.bench.service import SeatView, choose_command, percentile
 
 
 def test_percentile_interpolates_between_closest_ranks() -> None:
@@ -113,7 +113,7 @@ def test_spectators_and_waiting_seats_send_nothing() -> None:
 def test_registers_the_service_bench_under_sahra_bench() -> None:
     import argparse
 
-    from services.bench_service import register_bench
+    from services.bench.service import register_bench
 
     parser = argparse.ArgumentParser()
     which = parser.add_subparsers(dest="bench", required=True)

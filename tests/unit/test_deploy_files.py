@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-import services.config
+import services.runtime.config
 
 _ROOT = Path(__file__).resolve().parents[2]
 _DEPLOY = _ROOT / "deploy"
@@ -33,8 +33,8 @@ def _services() -> dict[str, dict[str, Any]]:
 
 
 def _documented() -> set[str]:
-    """The variables in the first column of services/config.py's table."""
-    doc = services.config.__doc__ or ""
+    """The variables in the first column of services/runtime/config.py's table."""
+    doc = services.runtime.config.__doc__ or ""
     return {m[1] for m in re.finditer(r"^\| (SAHRA_[A-Z0-9_]+) \|", doc, re.MULTILINE)}
 
 

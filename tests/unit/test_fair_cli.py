@@ -1,7 +1,7 @@
 """`sahra fair shuffle`, the command-line Verify tool (PF-FAIR-5, PF-EX-8, PF-AMB-12).
 
 The vectors come from docs/fairness.md, like test_fair.py, so the command, the engine and
-the page agree. The parser is built the way services/cli.py builds it; one test runs the
+the page agree. The parser is built the way services/cli/main.py builds it; one test runs the
 real `sahra` entry point once the sibling sub-command modules it imports exist.
 """
 
@@ -17,7 +17,7 @@ import pytest
 
 from engine import fair
 from engine.cards import canonical_deck, faces
-from services import fair_cli
+from services.cli import fair as fair_cli
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
 ZERO = "00" * 32
@@ -114,7 +114,7 @@ def test_a_missing_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_the_sahra_entry_point_runs_fair_shuffle(capsys: pytest.CaptureFixture[str]) -> None:
     """PF-FAIR-5: `sahra fair shuffle` is wired into the real command line."""
-    from services.cli import main
+    from services.cli.main import main
 
     v = _vector(2)
     argv = ["fair", "shuffle", "--seed", v["secret"], *_seed_args(json.loads(v["client_seeds"]))]

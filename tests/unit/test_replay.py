@@ -27,7 +27,7 @@ from engine.replay import (
     report_json,
     run_record,
 )
-from services import replay_cli
+from services.cli import replay as replay_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -420,7 +420,7 @@ def test_a_bad_file_is_one_message_and_exit_2(
 
 
 def test_the_sahra_entry_point_has_the_replay_command(capsys: pytest.CaptureFixture[str]) -> None:
-    from services import cli
+    from services.cli.main import main
 
-    assert cli.main(["replay", str(EXAMPLES / "sahrat-1v1-stacked-deal.json")]) == 0
+    assert main(["replay", str(EXAMPLES / "sahrat-1v1-stacked-deal.json")]) == 0
     assert json.loads(capsys.readouterr().out)["end"]["totals"] == [67, 0]

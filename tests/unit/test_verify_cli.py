@@ -16,11 +16,11 @@ from msgspec.structs import replace
 
 from engine.banakil.messages import CardDrawn, CardsDealt
 from engine.verify import verify_record
+from services.bench.verify import GOAL, bench_offline, random_record, store_deals
+from services.cli import verify as cli
 from services.store.memory import MemoryEventStore
 from services.store.port import Checkpoint
-from services.verifier import cli
 from services.verifier.audit import audit
-from services.verifier.bench import GOAL, bench_offline, random_record, store_deals
 from tests.unit.test_verify_tamper import events_of, example, first, with_log
 
 

@@ -619,7 +619,7 @@ def _cpu_shares(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]
 @contextlib.contextmanager
 def _servers(args: argparse.Namespace, probe: _CpuProbe) -> Iterator[tuple[str, str, str]]:
     """(database URL, NATS URL, description): given, from the environment, or embedded."""
-    from services.infra import embedded_nats, embedded_postgres
+    from services.runtime.infra import embedded_nats, embedded_postgres
 
     database_url = args.database_url or os.environ.get("SAHRA_DATABASE_URL")
     nats_url = args.nats_url or os.environ.get("SAHRA_NATS_URL")
@@ -668,7 +668,7 @@ async def _gateway(
     """The gateway in a child process; yields its base URL once /healthz answers."""
     import httpx
 
-    from services.infra import free_port
+    from services.runtime.infra import free_port
 
     port = free_port()
     serve = ["--database-url", database_url, "--nats-url", nats_url, "--port", str(port)]
@@ -919,7 +919,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m services.bench_service", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m services.bench.service", description=__doc__)
     _add_arguments(parser)
     args = parser.parse_args(argv)
     code: int = args.run(args)

@@ -1,7 +1,7 @@
 """`sahra up`: the whole service on one machine, in one process.
 
 Starts embedded PostgreSQL and NATS (JetStream, with a password made on first start and
-kept in the data directory: `services/infra.py`) under the data directory when no URLs are
+kept in the data directory: `services/runtime/infra.py`) under the data directory when no URLs are
 given, applies the migrations, then runs the gateway, the relay, the turn clock and the
 bots worker together. Ctrl-C stops
 the services and then the servers it started; their data stays for the next start.
@@ -15,11 +15,17 @@ import contextlib
 import logging
 from typing import Any
 
-from services import config
-from services.bus.relay import RelayStartupError
+from services.cli.relay import RelayStartupError
 from services.gateway.settings import Settings as GatewaySettings
-from services.infra import NATS_KEY_FILE, NATS_USER, embedded_nats, embedded_postgres, nats_password
-from services.workers import WorkerStartupError
+from services.runtime import config
+from services.runtime.infra import (
+    NATS_KEY_FILE,
+    NATS_USER,
+    embedded_nats,
+    embedded_postgres,
+    nats_password,
+)
+from services.runtime.workers import WorkerStartupError
 
 __all__ = ["register"]
 
@@ -91,9 +97,9 @@ def _servers(settings: config.Settings, stack: contextlib.ExitStack) -> tuple[st
 async def _run(
     settings: config.Settings, gateway: GatewaySettings, database_url: str, nats_url: str
 ) -> None:
-    from services.bots.cli import run_bots
-    from services.bus.relay import run_relay
-    from services.clock.cli import run_clock
+    from services.cli.bots import run_bots
+    from services.cli.clock import run_clock
+    from services.cli.relay import run_relay
     from services.gateway.serve import serve_gateway
     from services.projections.in_play import snapshot_name
     from services.store.migrate import migrate

@@ -1,4 +1,9 @@
-"""Append throughput of PostgresEventStore against raw single-row INSERTs, same server.
+"""`sahra bench store`: append throughput of PostgresEventStore against raw single-row
+INSERTs, same server.
+
+Runs on --database-url, else $SAHRA_DATABASE_URL, else an embedded PostgreSQL started in
+a temporary directory for the run. Figures go to stdout as JSON lines: one per case, then
+the ratios to raw inserts.
 
 Everything runs in a scratch schema created for the run and dropped after it, so a bench
 never leaves rows in a real `events` table. Each writer appends to a stream of its own
@@ -11,21 +16,29 @@ Every append and every raw insert is its own transaction, so both pay one commit
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import json
 import os
+import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 import msgspec
 
-from services.store.migrate import apply_migrations, connect
+from services.runtime.infra import embedded_postgres
+from services.store.migrate import DatabaseUnreachable, apply_migrations, connect
 from services.store.port import Metadata, NewEvent
 from services.store.postgres import PostgresEventStore
 
-__all__ = ["bench_store"]
+__all__ = ["bench_store", "register_bench"]
+
+_GOAL = 0.8  # one-event appends at 8 writers, as a share of raw single-row inserts
 
 _WARMUP = 20  # appends per writer before timing: prepared statements, pool, caches
 _RAW_INSERT = """
@@ -164,3 +177,53 @@ def _figures(n: int, batch: int, appends: int, seconds: float) -> dict[str, Any]
 
 def _metadata(command_id: str) -> Metadata:
     return Metadata(command_id=command_id, seat=2, player="bench", server_time="")
+
+
+def register_bench(bench_subparsers: Any) -> None:
+    """Add `store` to the sub-commands of `sahra bench`."""
+    parser = bench_subparsers.add_parser(
+        "store", help="append throughput of the PostgreSQL event store vs raw INSERTs"
+    )
+    parser.add_argument(
+        "--database-url",
+        help="PostgreSQL URL (default: $SAHRA_DATABASE_URL, else an embedded server)",
+    )
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--seconds", type=float, default=4.0, help="time per case")
+    budget.add_argument("--count", type=int, help="appends per case, instead of a time")
+    parser.add_argument(
+        "--writers", type=int, nargs="+", default=[1, 8], help="concurrent writer counts"
+    )
+    parser.set_defaults(run=_store)
+
+
+def _store(args: argparse.Namespace) -> int:
+    budget: float = args.count if args.count is not None else args.seconds
+    url = args.database_url or os.environ.get("SAHRA_DATABASE_URL")
+    try:
+        if url:
+            report = asyncio.run(bench_store(url, budget, args.writers))
+        else:
+            with (
+                tempfile.TemporaryDirectory(prefix="sahra-bench-") as tmp,
+                embedded_postgres(Path(tmp) / "pg", keep=False) as embedded,
+            ):
+                report = asyncio.run(bench_store(embedded, budget, args.writers))
+                report["server"] += " (embedded)"
+    except DatabaseUnreachable as error:
+        print(f"sahra bench store: {error}", file=sys.stderr)
+        return 2
+    for case, figures in report["cases"].items():
+        print(json.dumps({"bench": "store", "server": report["server"], "case": case, **figures}))
+    ratios = report["ratio_to_raw"]
+    summary: dict[str, Any] = {
+        "bench": "store",
+        "settings": report["settings"],
+        "client_cpus": report["client_cpus"],
+        "ratio_to_raw": ratios,
+    }
+    if "store_1_event/8" in ratios:
+        summary["goal"] = f"store_1_event/8 >= {_GOAL}"
+        summary["goal_met"] = ratios["store_1_event/8"] >= _GOAL
+    print(json.dumps(summary))
+    return 0

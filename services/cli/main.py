@@ -6,16 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from services import (
-    bench_cli,
-    fair_cli,
-    migrate_cli,
-    quarantine_cli,
-    replay_cli,
-    serve_cli,
-    up_cli,
-)
-from services.verifier import cli as verify_cli
+from services.cli import bench, fair, migrate, quarantine, replay, serve, up, verify
 
 __all__ = ["main"]
 
@@ -23,8 +14,7 @@ __all__ = ["main"]
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="sahra", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    modules = (up_cli, serve_cli, migrate_cli, replay_cli, verify_cli, fair_cli, bench_cli)
-    for module in (*modules, quarantine_cli):
+    for module in (up, serve, migrate, replay, verify, fair, bench, quarantine):
         module.register(sub)
     args = parser.parse_args(argv)
     code: int = args.run(args)

@@ -34,7 +34,7 @@ import msgspec
 
 from engine.replay import Record, RecordError, decode_record
 from engine.verify import Verdict, verify_record
-from services.infra import embedded_postgres
+from services.runtime.infra import embedded_postgres
 from services.store.port import EventStore
 from services.tables import sealing
 from services.verifier.audit import AuditSummary, Since, audit

@@ -1,4 +1,4 @@
-"""`sahra bench bots` / `python -m services.bench_bots`: how well the Banakil bot plays.
+"""`sahra bench bots` / `python -m services.bench.bots`: how well the Banakil bot plays.
 
 A team of two bots (`engine.banakil.bot`) plays complete matches (to 202 in `classic`, 222
 in `sahrat`) against a team of two random legal players (`autoplay.random_step`), or with
@@ -249,7 +249,7 @@ def register_bench(bench_subparsers: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m services.bench_bots", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m services.bench.bots", description=__doc__)
     _add_arguments(parser)
     args = parser.parse_args(argv)
     return int(args.run(args))

@@ -256,7 +256,7 @@ def _run(args: argparse.Namespace) -> int:
             if url:
                 print(json.dumps(asyncio.run(bench_database(url, args.stored, args.seed))))
             else:
-                from services.infra import embedded_postgres
+                from services.runtime.infra import embedded_postgres
 
                 with (
                     tempfile.TemporaryDirectory(prefix="sahra-bench-verify-") as tmp,

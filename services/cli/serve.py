@@ -11,10 +11,10 @@ import contextlib
 import logging
 from typing import Any
 
-from services import config
-from services.bots.cli import register_serve as register_bots
-from services.bus.relay_cli import register_serve as register_relay
-from services.clock.cli import register_serve as register_clock
+from services.cli.bots import register_serve as register_bots
+from services.cli.clock import register_serve as register_clock
+from services.cli.relay import register_serve as register_relay
+from services.runtime import config
 
 __all__ = ["register"]
 

@@ -16,10 +16,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from services.clock.clock import Clock
-from services.entry import module_main, run_until_signal
 from services.projections.deadlines import utc_now
 from services.projections.in_play import TablesInPlay
-from services.workers import (
+from services.runtime.entry import module_main, run_until_signal
+from services.runtime.workers import (
     WorkerStartupError,
     add_worker_arguments,
     check_worker_args,
@@ -105,7 +105,7 @@ async def run_clock(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m services.clock.cli clock …`, the same as `sahra serve clock …`."""
+    """`python -m services.cli.clock clock …`, the same as `sahra serve clock …`."""
     return module_main(register_serve, argv)
 
 

@@ -1,4 +1,4 @@
-"""`sahra bench engine|store|service|verify|bots`; this module measures `engine`: the pure engine.
+"""`sahra bench engine`: the speed of the pure engine.
 
 Random play counts accepted commands (steps) including the search for a legal move;
 replay folds the recorded events of those same deals. Both run in this one process, on
@@ -21,26 +21,17 @@ from engine.banakil.evolve import evolve
 from engine.banakil.messages import CommitSeed, Event
 from engine.banakil.state import State
 
-__all__ = ["register"]
+__all__ = ["register_bench"]
 
 
-def register(sub: Any) -> None:
-    parser = sub.add_parser("bench", help="benchmarks (engine)")
-    which = parser.add_subparsers(dest="bench", required=True)
-    engine = which.add_parser("engine", help="random play and replay speed of the engine")
+def register_bench(bench_subparsers: Any) -> None:
+    """Add `engine` to the sub-commands of `sahra bench`."""
+    engine = bench_subparsers.add_parser(
+        "engine", help="random play and replay speed of the engine"
+    )
     engine.add_argument("--deals", type=int, default=300, help="deals per rule set")
     engine.add_argument("--seed", type=int, default=1)
     engine.set_defaults(run=_engine)
-    from services import bench_service
-    from services.store.bench_cli import register_bench as register_store
-
-    register_store(which)
-    bench_service.register_bench(which)
-    from services import bench_bots
-    from services.verifier.bench import register_bench as register_verify
-
-    register_verify(which)
-    bench_bots.register_bench(which)
 
 
 def _play_deal(preset: str, rng: random.Random) -> tuple[State, list[Event], int]:

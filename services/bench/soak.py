@@ -1,9 +1,9 @@
-"""`python -m services.soak`: many tables against the computer, through the whole service,
+"""`python -m services.bench.soak`: many tables against the computer, through the whole service,
 for N minutes; then every finished deal is verified.
 
 Processes, as deployed: a gateway (`services.gateway.serve`), a clock
-(`services.clock.cli clock`), a relay (`services.bus.relay_cli relay`) and `--bots` bots
-workers (`services.bots.cli bots`, one shard of the tables each), over real
+(`services.cli.clock clock`), a relay (`services.cli.relay relay`) and `--bots` bots
+workers (`services.cli.bots bots`, one shard of the tables each), over real
 PostgreSQL and NATS JetStream (--database-url / --nats-url, else $SAHRA_DATABASE_URL /
 $SAHRA_NATS_URL, else embedded servers in a temporary directory). They share one token
 secret and one seed key, made for the run.
@@ -49,7 +49,7 @@ import msgspec
 
 from engine.banakil.messages import Command, SendClientSeed
 from engine.banakil.options import options_from
-from services.bench_service import SeatView, choose_command, percentile
+from services.bench.service import SeatView, choose_command, percentile
 
 __all__ = ["main"]
 
@@ -238,7 +238,7 @@ class _Player:
 
 @contextlib.contextmanager
 def _servers(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
-    from services.infra import embedded_nats, embedded_postgres
+    from services.runtime.infra import embedded_nats, embedded_postgres
 
     database_url = args.database_url or os.environ.get("SAHRA_DATABASE_URL")
     nats_url = args.nats_url or os.environ.get("SAHRA_NATS_URL")
@@ -258,20 +258,20 @@ async def _processes(
     """Gateway, clock and bots workers; yields the gateway's base URL and the log files."""
     import httpx
 
-    from services.infra import free_port
+    from services.runtime.infra import free_port
 
     port = free_port()
     urls = ["--database-url", database_url, "--nats-url", nats_url]
     data = ["--data-dir", str(logs / "data")]
     commands = {
         "gateway": ["services.gateway.serve", *urls, "--port", str(port)],
-        "clock": ["services.clock.cli", "clock", *urls, *data],
+        "clock": ["services.cli.clock", "clock", *urls, *data],
         # As deployed: what a writer committed and did not publish, the relay publishes.
-        "relay": ["services.bus.relay_cli", "relay", *urls],
+        "relay": ["services.cli.relay", "relay", *urls],
     }
     for i in range(workers):  # each takes one shard of the tables
         shard = ["--shard", f"{i}/{workers}"]
-        commands[f"bots-{i}"] = ["services.bots.cli", "bots", *urls, *data, *shard]
+        commands[f"bots-{i}"] = ["services.cli.bots", "bots", *urls, *data, *shard]
     env = {
         **os.environ,
         "SAHRA_TOKEN_SECRET": secrets.token_hex(32),
@@ -449,7 +449,7 @@ def _describe(result: dict[str, Any]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m services.soak", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m services.bench.soak", description=__doc__)
     parser.add_argument("--tables", type=int, default=50, help="tables playing at once")
     parser.add_argument("--minutes", type=float, default=3.0, help="how long to play")
     parser.add_argument(

@@ -18,9 +18,9 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TypedDict
 
-from services import config
-from services.entry import add_server_arguments, check_server_args, connect_servers
 from services.projections.in_play import snapshot_name
+from services.runtime import config
+from services.runtime.entry import add_server_arguments, check_server_args, connect_servers
 from services.store.postgres import PostgresEventStore
 from services.tables.service import TableService
 

@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from services.bots.worker import BotsWorker
-from services.entry import module_main, run_until_signal
 from services.projections.in_play import TablesInPlay
-from services.workers import (
+from services.runtime.entry import module_main, run_until_signal
+from services.runtime.workers import (
     WorkerStartupError,
     add_worker_arguments,
     check_worker_args,
@@ -80,7 +80,7 @@ async def run_bots(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m services.bots.cli bots …`, the same as `sahra serve bots …`."""
+    """`python -m services.cli.bots bots …`, the same as `sahra serve bots …`."""
     return module_main(register_serve, argv)
 
 

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import asyncpg
 import msgspec
 
-from services.infra import embedded_postgres
+from services.runtime.infra import embedded_postgres
 from services.store.migrate import redact
 from services.store.port import Quarantined
 from services.store.postgres import PostgresEventStore
