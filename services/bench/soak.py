@@ -10,7 +10,7 @@ secret and one seed key, made for the run.
 
 `--tables` tables play at once, half `classic` and half `sahrat` (`--rulesets`). Each is
 made with one call, POST /play-vs-computer, and its player is a scripted client on one
-WebSocket that acts only on its own view (the policy of `bench_service.choose_command`,
+WebSocket that acts only on its own view (the service bench's policy, `choose_command`,
 plus its client seed when the deal waits for it); the bots workers play the three bots.
 Some players disturb the table on purpose: with `--drop` probability per deal the socket
 closes and comes back a moment later (recorded away, then back), and with `--leave`

@@ -1,10 +1,10 @@
 """`sahra up`: the whole service on one machine, in one process.
 
 Starts embedded PostgreSQL and NATS (JetStream, with a password made on first start and
-kept in the data directory: `services/runtime/infra.py`) under the data directory when no URLs are
-given, applies the migrations, then runs the gateway, the relay, the turn clock and the
-bots worker together. Ctrl-C stops
-the services and then the servers it started; their data stays for the next start.
+kept in the data directory: `services/runtime/infra.py`) under the data directory when no
+URLs are given, applies the migrations, then runs the gateway, the relay, the turn clock
+and the bots worker together. Ctrl-C stops the services and then the servers it started;
+their data stays for the next start.
 """
 
 from __future__ import annotations
