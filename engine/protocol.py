@@ -45,6 +45,7 @@ __all__ = [
     "game",
     "get",
     "hosted",
+    "in_order",
     "register",
 ]
 
@@ -55,6 +56,7 @@ DRAW_LABELS: tuple[DrawLabel, ...] = get_args(DrawLabel)
 # The modules whose import registers a built-in game. The one place that names the games.
 _BUILT_IN = ("engine.banakil.game",)
 _GAMES: dict[str, Game] = {}
+_LOADED: list[bool] = []  # non-empty once the built-in games are imported
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -140,6 +142,14 @@ class Game:
     # the end of the last unit as every seat sees it (scores, reveal), None during one
     summary: Callable[[Any], Any]
     records: RecordSection
+    # the State Struct `initial` returns (a table's snapshot is decoded into it)
+    state: type
+    # the table's questions (engine/table.py): may bots sit at a table with these options
+    # (PF-BOT-1); is a state over, the table finished; does a later match of a series start
+    # now, the one moment a replaced player takes his seat back (PF-BOT-5)
+    bots_allowed: Callable[[Any], bool]
+    over: Callable[[Any], bool]
+    match_starts: Callable[[Any], bool] = lambda state: False  # a game without series
     hints: Callable[[Any, int], Any] | None = None
 
     @property
@@ -164,7 +174,9 @@ class Game:
 
 def register(game: Game) -> Game:
     """Host `game` under its name. Registering the same object again changes nothing; a
-    second, different game under a hosted name is a programming error."""
+    second, different game under a hosted name is a programming error. The built-in games
+    are registered before any other (see `in_order`)."""
+    _load_built_ins()
     known = _GAMES.get(game.name)
     if known is not None and known is not game:
         raise ValueError(f"a different game is already registered as {game.name!r}")
@@ -176,6 +188,14 @@ def hosted() -> tuple[str, ...]:
     """The names of every game hosted here, in alphabetical order."""
     _load_built_ins()
     return tuple(sorted(_GAMES))
+
+
+def in_order() -> tuple[str, ...]:
+    """The hosted games in the order they were registered: the built-in ones first. Where
+    two games have an event of the same tag and a reader does not know its table's game,
+    the first of them reads it (a service always knows: see services/tables/codec.py)."""
+    _load_built_ins()
+    return tuple(_GAMES)
 
 
 def get(name: str) -> Game:
@@ -200,8 +220,11 @@ def game(name: str) -> Game:
 
 
 def _load_built_ins() -> None:
-    """Import the built-in games' modules, which register them (once: later imports are a
-    look-up in sys.modules)."""
+    """Import the built-in games' modules, which register them (once: every table event
+    looks its game up, so later calls return at once)."""
+    if _LOADED:
+        return
+    _LOADED.append(True)  # first: a built-in module registers itself while it loads
     for module in _BUILT_IN:
         importlib.import_module(module)
 

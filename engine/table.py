@@ -2,8 +2,14 @@
 
 The table is the aggregate behind one event stream. Its own commands create the table,
 seat players, start play and record who is at the table (presence); every other command
-goes to the game's decider. Folding a table's stream from its first event rebuilds
-everything: seats, presence, options and the game.
+goes to the decider of the table's game. Folding a table's stream from its first event
+rebuilds everything: seats, presence, options and the game.
+
+The table knows no game: it finds the one it plays in the registry (`engine.protocol`) by
+the name TableCreated carries, and asks it everything game-shaped — its options and their
+check, the seats they need, whether bots may sit, when a series' next match starts, when
+the game is over. A stream is created for one game and never changes it: a command or an
+event of another game is refused, and a table of a game not hosted here is `unknown_game`.
 
 Presence never touches the game: a seat that is away, or played by a bot, keeps its hand,
 team and score, and no presence event can re-deal, cancel or re-score (PF-CONN-1, PF-CONN-5,
@@ -27,18 +33,16 @@ starts; a cut the departed host still owed is made by the system (PF-CUT-3).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import msgspec
 from msgspec.structs import replace
 
-from engine import banakil
-from engine.banakil.messages import Command as GameCommand
-from engine.banakil.messages import Event as GameEvent
-from engine.banakil.options import BanakilOptions
+from engine import protocol
 from engine.errors import RuleViolation
 
 __all__ = [
+    "TABLE_COMMANDS",
     "TABLE_EVENTS",
     "AnyCommand",
     "AnyEvent",
@@ -58,13 +62,16 @@ __all__ = [
     "SeatReturned",
     "SeatTaken",
     "StartTable",
+    "TableCommand",
     "TableCreated",
+    "TableEvent",
     "TableStarted",
     "TableState",
     "TakeSeat",
     "bots_may_sit",
     "decide",
     "evolve",
+    "game_of",
     "humans_present",
     "match_starts",
     "new_table",
@@ -89,11 +96,14 @@ class _Evt(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 
 
 class CreateTable(_Cmd, frozen=True):
-    """PF-ROOM-2: the host picks the game and its options; seats are human or bot."""
+    """PF-ROOM-2: the host picks the game and its options; seats are human or bot.
 
-    options: BanakilOptions
+    `options` is the game's own options Struct. `game` names the game; left empty, it is
+    the hosted game whose options Struct `options` is."""
+
+    options: Any
     seats: tuple[SeatKind, ...]
-    game: Literal["banakil"] = "banakil"
+    game: str = ""
 
 
 class TakeSeat(_Cmd, frozen=True):
@@ -136,9 +146,12 @@ class ReturnSeat(_Cmd, frozen=True):
 
 
 class TableCreated(_Evt, frozen=True):
+    """The first event of every table's stream: the game it plays, for good, and that
+    game's options (a codec decodes them with the game's options Struct)."""
+
     table_id: str
     game: str
-    options: BanakilOptions
+    options: Any
     seats: tuple[SeatKind, ...]
     host: int = 1
 
@@ -184,13 +197,13 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
 class TableState(msgspec.Struct, frozen=True, kw_only=True):
     table_id: str
     status: Literal["new", "open", "playing", "finished"] = "new"
-    game: str = "banakil"
+    game: str = ""  # the game's registered name, from TableCreated on
     host: int = 1
     seats: tuple[SeatInfo, ...] = ()
-    game_state: banakil.State | None = None
+    game_state: Any = None  # the game's State Struct, from TableCreated on
 
 
-AnyCommand = (
+TableCommand = (
     CreateTable
     | TakeSeat
     | StartTable
@@ -199,9 +212,8 @@ AnyCommand = (
     | ReplaceWithBot
     | Leave
     | ReturnSeat
-    | GameCommand
 )
-AnyEvent = (
+TableEvent = (
     TableCreated
     | SeatTaken
     | TableStarted
@@ -210,7 +222,20 @@ AnyEvent = (
     | SeatReplacedByBot
     | SeatReturned
     | HostPassed
-    | GameEvent
+)
+# Any command or event of a table: the table's own, or one of its game's registered
+# unions, which the table knows only through the registry (so, to a type checker, Any).
+AnyCommand: TypeAlias = Any
+AnyEvent: TypeAlias = Any
+TABLE_COMMANDS = (
+    CreateTable,
+    TakeSeat,
+    StartTable,
+    Disconnect,
+    Reconnect,
+    ReplaceWithBot,
+    Leave,
+    ReturnSeat,
 )
 # The table's own events (everything else is the game's): a deal record skips them.
 TABLE_EVENTS = (
@@ -230,6 +255,11 @@ def new_table(table_id: str) -> TableState:
     return TableState(table_id=table_id)
 
 
+def game_of(state: TableState) -> protocol.Game:
+    """The game this table plays (RuleViolation `unknown_game` when it is not hosted)."""
+    return protocol.get(state.game)
+
+
 def played_by_bot(state: TableState, seat: int) -> bool:
     """A bot plays `seat` now: a bot seat, or a player's seat handed to a bot."""
     if not 1 <= seat <= len(state.seats):
@@ -241,13 +271,10 @@ def played_by_bot(state: TableState, seat: int) -> bool:
 def match_starts(state: TableState) -> bool:
     """A later match of a series is starting: its first deal is not committed yet. The one
     moment a replaced player may take his seat back (PF-BOT-5)."""
-    game = state.game_state
     return (
         state.status == "playing"
-        and game is not None
-        and game.phase == "seeding"
-        and game.match > 1
-        and game.deals_in_match == 0
+        and state.game_state is not None
+        and game_of(state).match_starts(state.game_state)
     )
 
 
@@ -257,34 +284,35 @@ def humans_present(state: TableState) -> bool:
 
 
 def bots_may_sit(state: TableState) -> bool:
-    """PF-BOT-1, PF-FREE-1: bots only at free tables that allow them."""
-    game = state.game_state
-    return game is not None and game.options.table_kind == "free" and game.options.bots_allowed
+    """PF-BOT-1, PF-FREE-1: bots only at tables whose options allow them (for Banakil:
+    free tables that allow them)."""
+    return state.game_state is not None and game_of(state).bots_allowed(state.game_state.options)
 
 
 def decide(state: TableState, seat: int, command: Any) -> tuple[AnyEvent, ...]:
     """Seat 0 is the system (and the lobby acting for a joining player)."""
     match command:
-        case CreateTable(game=game, options=options, seats=seats):
+        case CreateTable(game=name, options=options, seats=seats):
             if state.status != "new":
                 raise RuleViolation("table_exists", "PF-ROOM-1", "this table already exists")
-            banakil.options.validate(options)
-            if len(seats) != options.seats:
+            game = protocol.get(name) if name else _game_with(options)
+            game.validate(options)
+            needed = game.seats(options)
+            if len(seats) != needed:
                 raise RuleViolation(
                     "bad_seats",
                     "PF-ROOM-5",
-                    f"this game and mode need {options.seats} seats, not {len(seats)}",
+                    f"this game and mode need {needed} seats, not {len(seats)}",
                 )
-            if "bot" in seats and not (options.bots_allowed and options.table_kind == "free"):
+            if "bot" in seats and not game.bots_allowed(options):
                 raise RuleViolation("no_bots_here", "PF-BOT-1", "bots play only at free tables")
             if "human" not in seats:
                 raise RuleViolation("no_humans", "PF-ROOM-1", "a table needs a human host")
             host = seats.index("human") + 1
-            return (
-                TableCreated(
-                    table_id=state.table_id, game=game, options=options, seats=seats, host=host
-                ),
+            created = TableCreated(
+                table_id=state.table_id, game=game.name, options=options, seats=seats, host=host
             )
+            return (created,)
         case TakeSeat(seat=target, player=player):
             if state.status != "open":
                 raise RuleViolation("table_not_open", "PF-ROOM-4", "seats are taken before play")
@@ -309,7 +337,24 @@ def decide(state: TableState, seat: int, command: Any) -> tuple[AnyEvent, ...]:
         return _presence(state, seat, command)
     if state.status != "playing" or state.game_state is None:
         raise RuleViolation("not_playing", "PF-ROOM-4", "the table is not in play")
-    return banakil.decide(state.game_state, seat, command)
+    game = game_of(state)
+    if not isinstance(command, game.command_types):
+        raise RuleViolation(
+            "wrong_game",
+            "PF-ROOM-2",
+            f"{type(command).__name__} is not a command of {game.name}, the game of this table",
+        )
+    return tuple(game.decide(state.game_state, seat, command))
+
+
+def _game_with(options: Any) -> protocol.Game:
+    """The one hosted game whose options Struct `options` is (a CreateTable that names no
+    game); `unknown_game` when no hosted game takes them."""
+    for name in protocol.hosted():
+        game = protocol.get(name)
+        if isinstance(options, game.options):
+            return game
+    return protocol.get(type(options).__name__)
 
 
 def _presence(
@@ -402,18 +447,22 @@ _PRESENCE_AFTER: dict[tuple[type, str], SeatPresence] = {
 def evolve(state: TableState, event: AnyEvent) -> TableState:
     if not isinstance(event, TABLE_EVENTS):
         assert state.game_state is not None
-        game_state = banakil.evolve(state.game_state, event)
-        status = "finished" if game_state.phase == "over" else state.status
+        game = game_of(state)
+        game_state = game.evolve(state.game_state, event)
+        status = "finished" if game.over(game_state) else state.status
         return replace(state, game_state=game_state, status=status)
     match event:
-        case TableCreated(game=game, options=options, seats=seats, host=host):
+        case TableCreated(game=name, options=options, seats=seats, host=host):
+            # A stream is created once, for one game: a second TableCreated is a corrupt
+            # stream, never a change of game.
+            assert state.status == "new", f"{state.table_id} is created twice"
             return replace(
                 state,
                 status="open",
-                game=game,
+                game=name,
                 host=host,
                 seats=tuple(SeatInfo(kind=k) for k in seats),
-                game_state=banakil.initial(options, host),
+                game_state=protocol.get(name).initial(options, host),
             )
         case SeatTaken(seat=seat, player=player):
             infos = list(state.seats)

@@ -91,6 +91,16 @@ def _summary(state: State) -> DealReveal | None:
     return view(state, None).reveal
 
 
+def _bots_allowed(options: BanakilOptions) -> bool:
+    """PF-BOT-1, PF-FREE-1: bots sit only at free tables that allow them."""
+    return options.table_kind == "free" and options.bots_allowed
+
+
+def _match_starts(state: State) -> bool:
+    """A later match of a series is starting: its first deal is not committed yet."""
+    return state.phase == "seeding" and state.match > 1 and state.deals_in_match == 0
+
+
 def record_options(options: BanakilOptions) -> dict[str, Any]:
     """A deal record's "options" for a table's options: the preset, then every option
     that differs from it (and the 1v1 target, which choosing the mode alone would reset)."""
@@ -142,6 +152,10 @@ GAME = protocol.register(
             verify=verify.verify_record,
             options_of=record_options,
         ),
+        state=State,
+        bots_allowed=_bots_allowed,
+        over=lambda state: state.phase == "over",
+        match_starts=_match_starts,
         hints=hints,
     )
 )

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -55,8 +55,8 @@ class _Table(msgspec.Struct, kw_only=True):
         return TableSummary(
             table_id=self.created.table_id,
             game=self.created.game,
-            ruleset=options.ruleset,
-            mode=options.mode,
+            ruleset=_option(options, "ruleset", ""),
+            mode=_option(options, "mode", ""),
             host=self.created.host,
             status=self.status,
             seats=seats,
@@ -111,8 +111,15 @@ class Lobby:
         event = decode_event(row)
         match event:
             case TableCreated():
-                self._tables[row.stream_id] = _Table(created=event, series=event.options.series)
+                series = bool(_option(event.options, "series", False))
+                self._tables[row.stream_id] = _Table(created=event, series=series)
             case SeatTaken(seat=seat, player=player) if row.stream_id in self._tables:
                 self._tables[row.stream_id].players[seat] = player
             case TableStarted() if row.stream_id in self._tables:
                 self._tables[row.stream_id].status = "playing"
+
+
+def _option(options: object, name: str, default: str | bool) -> Any:
+    """An option the lobby lists, read from any game's options Struct: a game without rule
+    sets, modes or series (high card) lists the default."""
+    return getattr(options, name, default)

@@ -11,27 +11,62 @@ What a seat may not see rests sealed, and is opened only here, with the seed key
   <the whole event, sealed for its stream and type>} (`hidden.py`). Readers without the
   key (a database reader, an outside tool) still see every public field;
 - snapshots of states: sealed whole, for the stream they belong to.
-Which fields are hidden is the engine's word (`redact(event, None)`), not a list kept
+Which fields are hidden is the game's word (its `redact(event, None)`), not a list kept
 here. Rows written before sealing (plain events, plain snapshots) are read as they are.
 See docs/fairness.md ("Who can learn what").
+
+No game is named here: a row is decoded strictly in two steps, through the registry
+(`engine.protocol`). Its tag (the row's type) says whether it is a table event, decoded as
+one, or a game event, decoded with the union of the table's game — named by the caller, or
+else the one hosted game that has an event of that tag. TableCreated's options and a
+snapshot's game state are decoded with the game's own Structs, found by the game name they
+carry. A unit's commitment event (the one `unit.begins` numbers, with `secret` and
+`commitment` fields) has its secret sealed under its stream and unit number.
+How a stream of an older engine is read: docs/deal-format.md ("Stored streams").
 """
 
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from pathlib import Path
+from typing import Any, Literal
 
 import msgspec
 
 import engine
-from engine.banakil.messages import CommitSeed, SeedCommitted
-from engine.banakil.redact import redact
-from engine.table import TABLE_EVENTS, AnyEvent, TableState
+from engine import protocol
+from engine.table import (
+    TABLE_COMMANDS,
+    TABLE_EVENTS,
+    AnyCommand,
+    AnyEvent,
+    CreateTable,
+    Disconnect,
+    HostPassed,
+    Leave,
+    Reconnect,
+    ReplaceWithBot,
+    ReturnSeat,
+    SeatDisconnected,
+    SeatInfo,
+    SeatKind,
+    SeatReconnected,
+    SeatReplacedByBot,
+    SeatReturned,
+    SeatTaken,
+    StartTable,
+    TableCreated,
+    TableStarted,
+    TableState,
+    TakeSeat,
+)
 from services.store.port import NewEvent, StoredEvent
 from services.tables import hidden, sealing
 
 __all__ = [
     "ENGINE_VERSION",
+    "decode_command",
     "decode_event",
     "decode_event_sealed",
     "decode_state",
@@ -44,9 +79,62 @@ __all__ = [
     "seal_snapshot",
 ]
 
-_EVENT = msgspec.json.Decoder(AnyEvent)
-_STATE = msgspec.json.Decoder(TableState)
 _ENCODER = msgspec.json.Encoder()
+
+
+# --- the table's own messages, with the game's parts left raw for the second step ---------
+
+
+class _Wire(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"
+):
+    pass
+
+
+class _Created(_Wire, frozen=True, tag="TableCreated"):
+    """TableCreated as stored: its options wait for the game it names."""
+
+    table_id: str
+    game: str
+    options: msgspec.Raw
+    seats: tuple[SeatKind, ...]
+    host: int = 1
+
+
+class _Create(_Wire, frozen=True, tag="CreateTable"):
+    options: msgspec.Raw
+    seats: tuple[SeatKind, ...]
+    game: str = ""
+
+
+class _State(msgspec.Struct, frozen=True, kw_only=True):
+    """TableState as snapshotted: its game state waits for the game it names."""
+
+    table_id: str
+    status: Literal["new", "open", "playing", "finished"] = "new"
+    game: str = ""
+    host: int = 1
+    seats: tuple[SeatInfo, ...] = ()
+    # Raw holds a JSON null too (msgspec takes no Raw inside a union)
+    game_state: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
+
+
+_TABLE_EVENT = msgspec.json.Decoder(
+    _Created
+    | SeatTaken
+    | TableStarted
+    | SeatDisconnected
+    | SeatReconnected
+    | SeatReplacedByBot
+    | SeatReturned
+    | HostPassed
+)
+_TABLE_COMMAND = msgspec.json.Decoder(
+    _Create | TakeSeat | StartTable | Disconnect | Reconnect | ReplaceWithBot | Leave | ReturnSeat
+)
+_TABLE_EVENT_TAGS = frozenset(t.__name__ for t in TABLE_EVENTS)
+_TABLE_COMMAND_TAGS = frozenset(t.__name__ for t in TABLE_COMMANDS)
+_STATE = msgspec.json.Decoder(_State)
 
 
 class _Envelope(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -70,8 +158,9 @@ _ENVELOPE_STARTS = (b'{"public"', b'{"sealed"')
 # another card ("7H#1").
 _PAD = 32
 # Event types with nothing to hide: table events, and the game events `redact` returns as
-# they are (for a type, always or never); most events, passed at once on the write path.
-_PUBLIC_TYPES: set[type] = set()
+# they are (for a type, always or never) that commit no unit; most events, passed at once
+# on the write path and on the read path.
+_PUBLIC_TYPES: set[type] = set(TABLE_EVENTS)
 
 
 def _engine_version() -> str:
@@ -91,17 +180,19 @@ def event_type(event: AnyEvent) -> str:
 
 
 def encode_event(event: AnyEvent, stream_id: str | None = None) -> NewEvent:
-    """The event as stored; a SeedCommitted's secret, or an event's hidden cards, sealed
-    for `stream_id` (required then: neither is ever written in plain form)."""
+    """The event as stored; a unit's secret, or an event's hidden cards, sealed for
+    `stream_id` (required then: neither is ever written in plain form)."""
     kind = event_type(event)
-    if type(event) is SeedCommitted:
-        if event.secret and not sealing.is_sealed(event.secret):
-            if stream_id is None:
-                raise ValueError("a SeedCommitted is encoded for its stream: pass stream_id")
-            secret = sealing.current().seal(event.secret, stream_id, event.deal, event.commitment)
-            event = msgspec.structs.replace(event, secret=secret)
-    elif type(event) not in _PUBLIC_TYPES:
-        public = event if isinstance(event, TABLE_EVENTS) else redact(event, None)
+    if type(event) in _PUBLIC_TYPES:
+        return NewEvent(type=kind, data=_ENCODER.encode(event))
+    unit = _unit_of(event)
+    if unit is not None and event.secret and not sealing.is_sealed(event.secret):
+        if stream_id is None:
+            raise ValueError(f"a {kind} is encoded for its stream: pass stream_id")
+        secret = sealing.current().seal(event.secret, stream_id, unit, event.commitment)
+        event = msgspec.structs.replace(event, secret=secret)
+    elif unit is None:
+        public = _redacted(event)
         if public is event:
             _PUBLIC_TYPES.add(type(event))
         else:
@@ -116,13 +207,20 @@ def encode_event(event: AnyEvent, stream_id: str | None = None) -> NewEvent:
 
 
 def decode_event(
-    stored: StoredEvent | bytes, stream_id: str | None = None, *, secret: bool = True
+    stored: StoredEvent | bytes,
+    stream_id: str | None = None,
+    *,
+    secret: bool = True,
+    game: str | None = None,
 ) -> AnyEvent:
     """The event of a stored row (or of its JSON, for `stream_id`), opened: its secret and
-    its hidden cards. `secret=False` leaves a deal's secret sealed (readers that never
-    deal: the tables in play, the verifier). Raw JSON without a stream id keeps its
-    secret sealed, and cannot be opened when it hides cards (ValueError). SealError:
-    sealed with another key, or altered."""
+    its hidden cards. `game` is the table's game when the caller knows it (a game event of
+    another game is then refused); without it, the one hosted game with an event of that
+    type. `secret=False` leaves a unit's secret sealed (readers that never deal: the tables
+    in play, the verifier). Raw JSON without a stream id keeps its secret sealed, and
+    cannot be opened when it hides cards (ValueError). SealError: sealed with another key,
+    or altered. msgspec.ValidationError: not an event of this table's game (or of any
+    hosted game)."""
     kind = None
     if isinstance(stored, StoredEvent):
         data, stream_id, kind = stored.data, stored.stream_id, stored.type
@@ -134,28 +232,39 @@ def decode_event(
             kind = _TAG.decode(envelope.public).type
         if stream_id is None:
             raise ValueError(f"a {kind} hides cards: it is opened for its stream (stream_id)")
-        event = _EVENT.decode(hidden.open_text(stream_id, kind, envelope.sealed))
+        event = _decode(hidden.open_text(stream_id, kind, envelope.sealed), kind, game)
         if event_type(event) != kind:  # the seal covers the type: a bug, not an attack
             raise hidden.Unreadable(f"a sealed {kind} of {stream_id!r} holds a {event_type(event)}")
     else:
-        event = _EVENT.decode(data)
-    if (
-        type(event) is SeedCommitted
-        and secret
-        and stream_id is not None
-        and sealing.is_sealed(event.secret)
-    ):
-        opened = sealing.current().open(event.secret, stream_id, event.deal, event.commitment)
-        event = msgspec.structs.replace(event, secret=opened)
+        event = _decode(data, kind, game)
+    if secret and stream_id is not None and type(event) not in _PUBLIC_TYPES:
+        unit = _unit_of(event)
+        if unit is not None and sealing.is_sealed(event.secret):
+            opened = sealing.current().open(event.secret, stream_id, unit, event.commitment)
+            event = msgspec.structs.replace(event, secret=opened)
     return event
 
 
-def decode_event_sealed(data: bytes) -> AnyEvent:
+def decode_event_sealed(data: bytes, *, game: str | None = None) -> AnyEvent:
     """The event as a reader without the key sees it: its secret sealed, hidden cards
     shown as "??" (its public form)."""
     if data.startswith(_ENVELOPE_STARTS):
-        return _EVENT.decode(_ENVELOPE.decode(data).public)
-    return _EVENT.decode(data)
+        return _decode(_ENVELOPE.decode(data).public, None, game)
+    return _decode(data, None, game)
+
+
+def decode_command(data: bytes, game: str) -> AnyCommand:
+    """A command recorded in an append's metadata (`encode_command`), for a table of
+    `game`: a table command, or one of that game's commands (strictly)."""
+    kind = _TAG.decode(data).type
+    if kind not in _TABLE_COMMAND_TAGS:
+        return _command_decoder(game).decode(data)
+    command = _TABLE_COMMAND.decode(data)
+    if isinstance(command, _Create):
+        found = protocol.get(command.game or game)
+        options: Any = msgspec.json.decode(command.options, type=found.options)
+        return CreateTable(options=options, seats=command.seats, game=command.game)
+    return command
 
 
 def encode_state(state: TableState) -> bytes:
@@ -167,15 +276,17 @@ def decode_state(data: bytes, stream_id: str | None = None) -> TableState:
     """A snapshot's state (for `stream_id`, when named). Snapshots from before sealing
     whole are plain JSON with only the secret sealed: read as they are."""
     if hidden.is_sealed_snapshot(data):
-        state = _STATE.decode(hidden.open_snapshot(data, stream_id))
+        state = _state(hidden.open_snapshot(data, stream_id))
         if state.table_id != hidden.snapshot_stream(data):
             raise hidden.Unreadable(f"the snapshot of {state.table_id!r} names another table")
         return state
-    state = _STATE.decode(data)
+    state = _state(data)
     game = state.game_state
-    if game is not None and game.secret and sealing.is_sealed(game.secret):
-        assert game.commitment is not None
-        secret = sealing.current().open(game.secret, state.table_id, game.deal, game.commitment)
+    secret = getattr(game, "secret", None)
+    if secret and sealing.is_sealed(secret):
+        # A unit's number is the state's field of the unit's name (Banakil: `deal`).
+        unit = getattr(game, protocol.get(state.game).unit.name)
+        secret = sealing.current().open(secret, state.table_id, unit, game.commitment)
         state = msgspec.structs.replace(
             state, game_state=msgspec.structs.replace(game, secret=secret)
         )
@@ -192,18 +303,151 @@ def open_snapshot(name: str, data: bytes) -> bytes:
     return hidden.open_snapshot(data, name) if hidden.is_sealed_snapshot(data) else data
 
 
-def _padded(data: bytes) -> bytes:
-    return data + b" " * (-len(data) % _PAD)
-
-
 def encode_command(command: object) -> msgspec.Raw:
     """A command as recorded in the metadata of its append (msgspec JSON with its "type"),
-    for an auditor to decide it again. CommitSeed is recorded without its secret: the
-    secret is in the sealed SeedCommitted until it is revealed."""
-    if type(command) is CommitSeed:
-        command = CommitSeed(secret="")
+    for an auditor to decide it again. A unit's commit command is recorded without its
+    secret: the secret is in the sealed commitment event until it is revealed."""
+    game = _commit_types().get(type(command))
+    if game is not None:
+        command = game.unit.commit("")
     return msgspec.Raw(_ENCODER.encode(command))
 
 
 def encode_json(value: object) -> bytes:
     return _ENCODER.encode(value)
+
+
+# --- the second step: the game's part, through the registry -------------------------------
+
+
+_EVENT_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
+_COMMAND_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
+# Per event type: the game whose unit it commits (a game event with `secret` and
+# `commitment` fields), else None. A type belongs to one game for good, so this is kept.
+_COMMITS: dict[type, protocol.Game | None] = {}
+
+
+def _event_decoder(name: str) -> msgspec.json.Decoder[Any]:
+    found = _EVENT_DECODERS.get(name)
+    if found is None:
+        found = _EVENT_DECODERS[name] = msgspec.json.Decoder(protocol.get(name).event)
+    return found
+
+
+def _command_decoder(name: str) -> msgspec.json.Decoder[Any]:
+    found = _COMMAND_DECODERS.get(name)
+    if found is None:
+        found = _COMMAND_DECODERS[name] = msgspec.json.Decoder(protocol.get(name).command)
+    return found
+
+
+def _decode(data: bytes, kind: str | None, game: str | None) -> AnyEvent:
+    """Step one: the tag says table or game; step two decodes the game's part."""
+    if kind is None:
+        kind = _TAG.decode(data).type
+    if kind in _TABLE_EVENT_TAGS:
+        event = _TABLE_EVENT.decode(data)
+        if isinstance(event, _Created):
+            if game is not None and event.game != game:
+                raise msgspec.ValidationError(
+                    f"a table of {game} cannot be created for {event.game}"
+                )
+            options: Any = msgspec.json.decode(event.options, type=protocol.get(event.game).options)
+            return TableCreated(
+                table_id=event.table_id,
+                game=event.game,
+                options=options,
+                seats=event.seats,
+                host=event.host,
+            )
+        return event
+    if game is not None:
+        return _event_decoder(game).decode(data)
+    return _decode_by_tag(data, kind)
+
+
+def _decode_by_tag(data: bytes, kind: str) -> AnyEvent:
+    """A game event read without its table's game: decoded by the hosted game with an
+    event of that tag. Where several have one (two games' CardDrawn), the first game in
+    registration order whose Struct accepts the data strictly: with one game hosted, as in
+    production, there is no choice; a reader of a store of several games names the game."""
+    owners = _event_tags(protocol.in_order()).get(kind, ())
+    if not owners:
+        raise msgspec.ValidationError(f"{kind!r} is an event of no hosted game")
+    for name in owners[:-1]:
+        try:
+            return _event_decoder(name).decode(data)
+        except msgspec.ValidationError:
+            continue
+    return _event_decoder(owners[-1]).decode(data)
+
+
+@cache
+def _event_tags(hosted: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    tags: dict[str, tuple[str, ...]] = {}
+    for name in hosted:
+        for member in protocol.get(name).event_types:
+            tags[member.__name__] = (*tags.get(member.__name__, ()), name)
+    return tags
+
+
+def _unit_of(event: Any) -> int | None:
+    """The number of the unit a commitment event commits; None for any other event."""
+    kind = type(event)
+    if kind in _COMMITS:
+        game = _COMMITS[kind]
+    else:
+        game = _COMMITS[kind] = _committing_game(kind)
+    return None if game is None else game.unit.begins(event)
+
+
+def _redacted(event: Any) -> Any:
+    """The event as a spectator reads it: its game's word on what it hides."""
+    for name in protocol.hosted():
+        game = protocol.get(name)
+        if type(event) in game.event_types:
+            return game.redact(event, None)
+    raise TypeError(f"{type(event).__name__} is an event of no hosted game")
+
+
+def _committing_game(kind: type) -> protocol.Game | None:
+    fields = getattr(kind, "__struct_fields__", ())
+    if kind in _TABLE_EVENT_TYPES or "secret" not in fields or "commitment" not in fields:
+        return None
+    for name in protocol.hosted():
+        game = protocol.get(name)
+        if kind in game.event_types:
+            return game
+    return None
+
+
+def _commit_types() -> dict[type, protocol.Game]:
+    return _commit_types_of(protocol.hosted())
+
+
+@cache
+def _commit_types_of(hosted: tuple[str, ...]) -> dict[type, protocol.Game]:
+    games = [protocol.get(name) for name in hosted]
+    return {type(game.unit.commit("")): game for game in games}
+
+
+def _state(data: bytes) -> TableState:
+    wire = _STATE.decode(data)
+    game_state: Any = None
+    if bytes(wire.game_state) != b"null":
+        game_state = msgspec.json.decode(wire.game_state, type=protocol.get(wire.game).state)
+    return TableState(
+        table_id=wire.table_id,
+        status=wire.status,
+        game=wire.game,
+        host=wire.host,
+        seats=wire.seats,
+        game_state=game_state,
+    )
+
+
+def _padded(data: bytes) -> bytes:
+    return data + b" " * (-len(data) % _PAD)
+
+
+_TABLE_EVENT_TYPES = frozenset(TABLE_EVENTS)

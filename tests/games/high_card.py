@@ -322,4 +322,7 @@ GAME = protocol.Game(
         verify=_verify,
         options_of=msgspec.structs.asdict,
     ),
+    state=State,
+    bots_allowed=lambda options: True,
+    over=lambda state: state.phase == "over",
 )
