@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Any, Literal, TypeAlias
 
 import msgspec
-from msgspec.structs import replace
+from msgspec.structs import force_setattr, replace
 
 from engine import protocol
 from engine.errors import RuleViolation
@@ -201,6 +201,13 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
     host: int = 1
     seats: tuple[SeatInfo, ...] = ()
     game_state: Any = None  # the game's State Struct, from TableCreated on
+
+    def __post_init__(self) -> None:
+        # Decoded from JSON (a snapshot, a read model's checkpoint), the game's state comes
+        # as plain JSON values: typed here, strictly, by the State Struct of the table's game.
+        if isinstance(self.game_state, dict):
+            typed: Any = msgspec.convert(self.game_state, protocol.get(self.game).state)
+            force_setattr(self, "game_state", typed)
 
 
 TableCommand = (

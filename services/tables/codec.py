@@ -18,11 +18,12 @@ See docs/fairness.md ("Who can learn what").
 No game is named here: a row is decoded strictly in two steps, through the registry
 (`engine.protocol`). Its tag (the row's type) says whether it is a table event, decoded as
 one, or a game event, decoded with the union of the table's game — named by the caller, or
-else the one hosted game that has an event of that tag. TableCreated's options and a
-snapshot's game state are decoded with the game's own Structs, found by the game name they
-carry. A unit's commitment event (the one `unit.begins` numbers, with `secret` and
-`commitment` fields) has its secret sealed under its stream and unit number.
-How a stream of an older engine is read: docs/deal-format.md ("Stored streams").
+else the hosted game with an event of that tag. TableCreated's options are decoded with the
+game's options Struct, a snapshot's game state with its State Struct (by TableState
+itself), found by the game name they carry. A unit's commitment event (the one
+`unit.begins` numbers, with `secret` and `commitment` fields) has its secret sealed under
+its stream and unit number. How a stream of an older engine is read: docs/deal-format.md,
+section 9.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -49,7 +50,6 @@ from engine.table import (
     ReplaceWithBot,
     ReturnSeat,
     SeatDisconnected,
-    SeatInfo,
     SeatKind,
     SeatReconnected,
     SeatReplacedByBot,
@@ -107,18 +107,6 @@ class _Create(_Wire, frozen=True, tag="CreateTable"):
     game: str = ""
 
 
-class _State(msgspec.Struct, frozen=True, kw_only=True):
-    """TableState as snapshotted: its game state waits for the game it names."""
-
-    table_id: str
-    status: Literal["new", "open", "playing", "finished"] = "new"
-    game: str = ""
-    host: int = 1
-    seats: tuple[SeatInfo, ...] = ()
-    # Raw holds a JSON null too (msgspec takes no Raw inside a union)
-    game_state: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
-
-
 _TABLE_EVENT = msgspec.json.Decoder(
     _Created
     | SeatTaken
@@ -134,7 +122,7 @@ _TABLE_COMMAND = msgspec.json.Decoder(
 )
 _TABLE_EVENT_TAGS = frozenset(t.__name__ for t in TABLE_EVENTS)
 _TABLE_COMMAND_TAGS = frozenset(t.__name__ for t in TABLE_COMMANDS)
-_STATE = msgspec.json.Decoder(_State)
+_STATE = msgspec.json.Decoder(TableState)  # its game state typed by TableState itself
 
 
 class _Envelope(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -276,11 +264,11 @@ def decode_state(data: bytes, stream_id: str | None = None) -> TableState:
     """A snapshot's state (for `stream_id`, when named). Snapshots from before sealing
     whole are plain JSON with only the secret sealed: read as they are."""
     if hidden.is_sealed_snapshot(data):
-        state = _state(hidden.open_snapshot(data, stream_id))
+        state = _STATE.decode(hidden.open_snapshot(data, stream_id))
         if state.table_id != hidden.snapshot_stream(data):
             raise hidden.Unreadable(f"the snapshot of {state.table_id!r} names another table")
         return state
-    state = _state(data)
+    state = _STATE.decode(data)
     game = state.game_state
     secret = getattr(game, "secret", None)
     if secret and sealing.is_sealed(secret):
@@ -429,21 +417,6 @@ def _commit_types() -> dict[type, protocol.Game]:
 def _commit_types_of(hosted: tuple[str, ...]) -> dict[type, protocol.Game]:
     games = [protocol.get(name) for name in hosted]
     return {type(game.unit.commit("")): game for game in games}
-
-
-def _state(data: bytes) -> TableState:
-    wire = _STATE.decode(data)
-    game_state: Any = None
-    if bytes(wire.game_state) != b"null":
-        game_state = msgspec.json.decode(wire.game_state, type=protocol.get(wire.game).state)
-    return TableState(
-        table_id=wire.table_id,
-        status=wire.status,
-        game=wire.game,
-        host=wire.host,
-        seats=wire.seats,
-        game_state=game_state,
-    )
 
 
 def _padded(data: bytes) -> bytes:
