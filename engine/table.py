@@ -155,6 +155,13 @@ class TableCreated(_Evt, frozen=True):
     seats: tuple[SeatKind, ...]
     host: int = 1
 
+    def __post_init__(self) -> None:
+        # Decoded from JSON, the options come as plain JSON values: typed here, strictly, by
+        # the options Struct of the game named (a game not hosted is `unknown_game`).
+        if isinstance(self.options, dict):
+            typed: Any = msgspec.convert(self.options, protocol.get(self.game).options)
+            force_setattr(self, "options", typed)
+
 
 class SeatTaken(_Evt, frozen=True):
     seat: int

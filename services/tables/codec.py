@@ -82,33 +82,26 @@ __all__ = [
 _ENCODER = msgspec.json.Encoder()
 
 
-# --- the table's own messages, with the game's parts left raw for the second step ---------
+# The table's own messages. TableCreated and TableState type their game's part themselves
+# (by the game they name); a recorded CreateTable may name none (the game of its options'
+# Struct), so its options wait raw for the table's game.
 
 
-class _Wire(
-    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"
+class _Create(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    tag_field="type",
+    tag="CreateTable",
 ):
-    pass
-
-
-class _Created(_Wire, frozen=True, tag="TableCreated"):
-    """TableCreated as stored: its options wait for the game it names."""
-
-    table_id: str
-    game: str
-    options: msgspec.Raw
-    seats: tuple[SeatKind, ...]
-    host: int = 1
-
-
-class _Create(_Wire, frozen=True, tag="CreateTable"):
     options: msgspec.Raw
     seats: tuple[SeatKind, ...]
     game: str = ""
 
 
 _TABLE_EVENT = msgspec.json.Decoder(
-    _Created
+    TableCreated  # its options typed by TableCreated itself, by the game it names
     | SeatTaken
     | TableStarted
     | SeatDisconnected
@@ -335,19 +328,8 @@ def _decode(data: bytes, kind: str | None, game: str | None) -> AnyEvent:
         kind = _TAG.decode(data).type
     if kind in _TABLE_EVENT_TAGS:
         event = _TABLE_EVENT.decode(data)
-        if isinstance(event, _Created):
-            if game is not None and event.game != game:
-                raise msgspec.ValidationError(
-                    f"a table of {game} cannot be created for {event.game}"
-                )
-            options: Any = msgspec.json.decode(event.options, type=protocol.get(event.game).options)
-            return TableCreated(
-                table_id=event.table_id,
-                game=event.game,
-                options=options,
-                seats=event.seats,
-                host=event.host,
-            )
+        if isinstance(event, TableCreated) and game is not None and event.game != game:
+            raise msgspec.ValidationError(f"a table of {game} cannot be created for {event.game}")
         return event
     if game is not None:
         return _event_decoder(game).decode(data)
