@@ -159,7 +159,9 @@ class TableCreated(_Evt, frozen=True):
         # Decoded from JSON, the options come as plain JSON values: typed here, strictly, by
         # the options Struct of the game named (a game not hosted is `unknown_game`).
         if isinstance(self.options, dict):
-            typed: Any = msgspec.convert(self.options, protocol.get(self.game).options)
+            typed: Any = msgspec.convert(
+                self.options, protocol.get(self.game).options, str_keys=True
+            )
             force_setattr(self, "options", typed)
 
 
@@ -213,7 +215,9 @@ class TableState(msgspec.Struct, frozen=True, kw_only=True):
         # Decoded from JSON (a snapshot, a read model's checkpoint), the game's state comes
         # as plain JSON values: typed here, strictly, by the State Struct of the table's game.
         if isinstance(self.game_state, dict):
-            typed: Any = msgspec.convert(self.game_state, protocol.get(self.game).state)
+            typed: Any = msgspec.convert(
+                self.game_state, protocol.get(self.game).state, str_keys=True
+            )
             force_setattr(self, "game_state", typed)
 
 

@@ -133,3 +133,20 @@ def test_a_table_folded_from_an_old_stream_snapshots_and_reads_back_whole() -> N
     again = decode_state(encode_state(state), state.table_id)
     assert again == state
     assert type(again.game_state) is type(state.game_state) and again.game_state is not None
+
+
+def test_a_reader_that_knows_no_game_still_gets_the_games_own_structs() -> None:
+    """A read model's checkpoint decodes TableState and TableCreated with plain msgspec: the
+    game's state and options are typed by the game they name, strictly."""
+    state: TableState = table.new_table(_OLD["stream_id"])
+    for row in _rows():
+        state = table.evolve(state, decode_event(row))
+    again = msgspec.json.decode(encode_json(state), type=TableState)
+    assert again == state and type(again.game_state) is type(state.game_state)
+    created = decode_event(_rows()[0])
+    plain = msgspec.json.decode(encode_json(created), type=table.TableCreated)
+    assert plain == created and type(plain.options) is type(created.options)
+    wrong = msgspec.json.decode(encode_json(state))
+    wrong["game_state"]["phase"] = "nowhere"
+    with pytest.raises(msgspec.ValidationError, match="phase"):
+        msgspec.json.decode(msgspec.json.encode(wrong), type=TableState)
