@@ -57,6 +57,7 @@ DRAW_LABELS: tuple[DrawLabel, ...] = get_args(DrawLabel)
 _BUILT_IN = ("engine.banakil.game",)
 _GAMES: dict[str, Game] = {}
 _LOADED: list[bool] = []  # non-empty once the built-in games are imported
+_ORDER: list[tuple[str, ...]] = [()]  # the names in registration order, kept by `register`
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -181,6 +182,7 @@ def register(game: Game) -> Game:
     if known is not None and known is not game:
         raise ValueError(f"a different game is already registered as {game.name!r}")
     _GAMES[game.name] = game
+    _ORDER[:] = [tuple(_GAMES)]
     return game
 
 
@@ -195,12 +197,15 @@ def in_order() -> tuple[str, ...]:
     two games have an event of the same tag and a reader does not know its table's game,
     the first of them reads it (a service always knows: see services/tables/codec.py)."""
     _load_built_ins()
-    return tuple(_GAMES)
+    return _ORDER[0]
 
 
 def get(name: str) -> Game:
     """The game registered under `name`; RuleViolation `unknown_game` naming the hosted
     ones otherwise (PF-ROOM-2)."""
+    found = _GAMES.get(name)  # first: every game event of a table looks its game up
+    if found is not None:
+        return found
     _load_built_ins()
     found = _GAMES.get(name)
     if found is None:

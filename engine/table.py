@@ -465,7 +465,7 @@ _PRESENCE_AFTER: dict[tuple[type, str], SeatPresence] = {
 def evolve(state: TableState, event: AnyEvent) -> TableState:
     if not isinstance(event, TABLE_EVENTS):
         assert state.game_state is not None
-        game = game_of(state)
+        game = protocol.get(state.game)
         game_state = game.evolve(state.game_state, event)
         status = "finished" if game.over(game_state) else state.status
         return replace(state, game_state=game_state, status=status)

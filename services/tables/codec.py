@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 import msgspec
 
@@ -217,7 +217,11 @@ def decode_event(
         if event_type(event) != kind:  # the seal covers the type: a bug, not an attack
             raise hidden.Unreadable(f"a sealed {kind} of {stream_id!r} holds a {event_type(event)}")
     else:
-        event = _decode(data, kind, game)
+        # The common row, inline: its type, one decoder for it (the store's hot read path).
+        one = _tags().get(kind) if game is None and kind is not None else None
+        event = one[0].decode(data) if one is not None and len(one) == 1 else None
+        if event is None:
+            event = _decode(data, kind, game)
     if secret and stream_id is not None and type(event) not in _PUBLIC_TYPES:
         unit = _unit_of(event)
         if unit is not None and sealing.is_sealed(event.secret):
@@ -325,40 +329,64 @@ def _command_decoder(name: str) -> msgspec.json.Decoder[Any]:
 def _decode(data: bytes, kind: str | None, game: str | None) -> AnyEvent:
     """Step one: the tag says table or game; step two decodes the game's part."""
     if kind is None:
+        _tags()  # keeps _EVERY in step with the registry
+        every = _EVERY[0]
+        if game is None and every is not None:  # no tag is two games': one pass
+            return every.decode(data)
         kind = _TAG.decode(data).type
-    if kind in _TABLE_EVENT_TAGS:
-        event = _TABLE_EVENT.decode(data)
-        if isinstance(event, TableCreated) and game is not None and event.game != game:
-            raise msgspec.ValidationError(f"a table of {game} cannot be created for {event.game}")
-        return event
-    if game is not None:
+    if game is None:
+        decoders = _tags().get(kind)
+        if decoders is not None and len(decoders) == 1:  # every row with one game hosted
+            return decoders[0].decode(data)
+        return _decode_by_tag(data, kind, decoders)
+    if kind not in _TABLE_EVENT_TAGS:
         return _event_decoder(game).decode(data)
-    return _decode_by_tag(data, kind)
+    event = _TABLE_EVENT.decode(data)
+    if isinstance(event, TableCreated) and event.game != game:
+        raise msgspec.ValidationError(f"a table of {game} cannot be created for {event.game}")
+    return event
 
 
-def _decode_by_tag(data: bytes, kind: str) -> AnyEvent:
-    """A game event read without its table's game: decoded by the hosted game with an
-    event of that tag. Where several have one (two games' CardDrawn), the first game in
-    registration order whose Struct accepts the data strictly: with one game hosted, as in
-    production, there is no choice; a reader of a store of several games names the game."""
-    owners = _event_tags(protocol.in_order()).get(kind, ())
-    if not owners:
+def _decode_by_tag(
+    data: bytes, kind: str, decoders: tuple[msgspec.json.Decoder[Any], ...] | None
+) -> AnyEvent:
+    """A game event read without its table's game, of a tag several hosted games have (two
+    games' CardDrawn): the first game in registration order whose Struct accepts the data
+    strictly reads it. With one game hosted, as in production, there is no choice; a
+    reader of a store of several games names the game."""
+    if not decoders:
         raise msgspec.ValidationError(f"{kind!r} is an event of no hosted game")
-    for name in owners[:-1]:
+    for decoder in decoders[:-1]:
         try:
-            return _event_decoder(name).decode(data)
+            return decoder.decode(data)
         except msgspec.ValidationError:
             continue
-    return _event_decoder(owners[-1]).decode(data)
+    return decoders[-1].decode(data)
 
 
-@cache
-def _event_tags(hosted: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    tags: dict[str, tuple[str, ...]] = {}
-    for name in hosted:
-        for member in protocol.get(name).event_types:
-            tags[member.__name__] = (*tags.get(member.__name__, ()), name)
-    return tags
+def _tags() -> dict[str, tuple[msgspec.json.Decoder[Any], ...]]:
+    """Per event tag, its decoders: the table's own, or those of the games that have an
+    event of that tag, in registration order (rebuilt when a game is registered)."""
+    order = protocol.in_order()
+    if order is not _TAGS_OF[0]:
+        tags: dict[str, tuple[msgspec.json.Decoder[Any], ...]] = dict.fromkeys(
+            _TABLE_EVENT_TAGS, (_TABLE_EVENT,)
+        )
+        for name in order:
+            for member in protocol.get(name).event_types:
+                tags[member.__name__] = (*tags.get(member.__name__, ()), _event_decoder(name))
+        _TAGS_OF[0], _TAGS[:] = order, [tags]
+        # While no two hosted games share a tag (one game, as in production), one union of
+        # every event reads an untyped row in one pass, as strictly.
+        members = [*TABLE_EVENTS, *(t for n in order for t in protocol.get(n).event_types)]
+        unique = all(len(decoders) == 1 for decoders in tags.values())
+        _EVERY[0] = msgspec.json.Decoder(Union[tuple(members)]) if unique else None  # noqa: UP007
+    return _TAGS[0]
+
+
+_TAGS_OF: list[tuple[str, ...] | None] = [None]
+_TAGS: list[dict[str, tuple[msgspec.json.Decoder[Any], ...]]] = [{}]
+_EVERY: list[msgspec.json.Decoder[Any] | None] = [None]
 
 
 def _unit_of(event: Any) -> int | None:
