@@ -23,6 +23,7 @@ from typing import Any, cast
 
 import httpx
 
+from engine import protocol
 from engine.banakil.messages import SeedCommitted, SeedRevealed, Timeout
 from services.bus.memory import MemoryBus
 from services.gateway.app import create_app
@@ -135,7 +136,9 @@ async def _play() -> None:
     committed = SeedCommitted(
         deal=2, commitment=commitment, algorithm="sahra-fair-v1", secret=_SECRET
     )
-    _show("event-committed", encode_json(seat_event(committed, 1)).decode())
+    _show(
+        "event-committed", encode_json(seat_event(committed, 1, protocol.get("banakil"))).decode()
+    )
     _show("event-revealed", encode_json(SeedRevealed(deal=2, secret=_SECRET)).decode())
     _show("warning", await warning_message())
 

@@ -14,9 +14,11 @@ from typing import Any
 
 from msgspec.structs import asdict
 
-from engine import protocol, replay, verify
+from engine import players, protocol, replay, verify
 from engine.banakil import bot as _bot
 from engine.banakil import initial
+from engine.banakil.autoplay import random_step
+from engine.banakil.client import ClientView, choose
 from engine.banakil.decide import decide, needs_cut
 from engine.banakil.evolve import evolve
 from engine.banakil.hints import hints
@@ -37,7 +39,7 @@ from engine.banakil.timer import turn_timer
 from engine.banakil.view import DealReveal, legal, view
 from engine.errors import RuleViolation
 
-__all__ = ["GAME", "record_options"]
+__all__ = ["GAME", "PLAYERS", "record_options"]
 
 _SYSTEM = 0
 _PARTNERS = ((1, 3), (2, 4))  # BK-PLAY-1: partners sit opposite
@@ -158,4 +160,16 @@ GAME = protocol.register(
         match_starts=_match_starts,
         hints=hints,
     )
+)
+
+# The players of its tests, benches and load scripts, beside the game (engine/players.py).
+PLAYERS = players.register(
+    "banakil",
+    players.Players(
+        step=random_step,
+        client_view=ClientView,
+        client=choose,
+        bot_choose=_bot.choose,
+        bot_fallback=_bot.fallback,
+    ),
 )

@@ -1,13 +1,16 @@
-"""`sahra bench bots` / `python -m services.bench.bots`: how well the Banakil bot plays.
+"""`sahra bench bots` / `python -m services.bench.bots`: how well a game's bot plays.
 
-A team of two bots (`engine.banakil.bot`) plays complete matches (to 202 in `classic`, 222
-in `sahrat`) against a team of two random legal players (`autoplay.random_step`), or with
-`--vs-old PATH` against an older copy of bot.py loaded from that file. The bots' team
-alternates between team 1 (seats 1+3) and team 2 (seats 2+4) from match to match. Every
-deal is seeded with CommitSeed from a seeded generator, so a run is reproducible.
+A team of bots (the game's bot, its choice and fallback from `engine.players`) plays
+complete matches (Banakil: to 202 in `classic`, 222 in `sahrat`) against a team of random
+legal players (the game's random player), or with `--vs-old PATH` against an older copy
+of the bot module loaded from that file (it must define `choose(view, options)` and
+`fallback(view)`). The bots' team alternates between team 1 (Banakil: seats 1+3) and team
+2 (seats 2+4) from match to match. Every deal is committed from a seeded generator, so a
+run is reproducible. `--game` names the game (default banakil): this module names none.
 
 Each bot command goes through `decide` like any client's; a refused one is counted and
-replaced by the bot's fallback (which must be accepted). `--minutes` caps the time per
+replaced by the bot's fallback (which must be accepted). The deal's scores and who went
+out are read from the game's end-of-unit summary (`Game.summary`). `--minutes` caps the time per
 rule set: the run then stops after the match in progress and says how many it played.
 Human-readable lines go to stdout, then one JSON line per rule set.
 """
@@ -25,14 +28,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from engine import banakil
-from engine.banakil import bot
-from engine.banakil.autoplay import random_step
-from engine.banakil.evolve import evolve
-from engine.banakil.messages import Command, CommitSeed, DealScored, Event
-from engine.banakil.options import BanakilOptions
-from engine.banakil.state import State
-from engine.banakil.view import View, view
+from engine import players, protocol
 from engine.errors import RuleViolation
 
 __all__ = ["MatchResult", "load_bot", "main", "play_match", "register_bench"]
@@ -40,8 +36,10 @@ __all__ = ["MatchResult", "load_bot", "main", "play_match", "register_bench"]
 _GOAL = 0.95
 _MAX_STEPS = 200_000  # a match longer than this is a bug, not a long match
 
-Chooser = Callable[[View, BanakilOptions], Command]
-Fallback = Callable[[View], Command]
+_GAME = "banakil"  # the default of --game
+
+Chooser = Callable[[Any, Any], Any]  # (a seat's view, the options) -> a command
+Fallback = Callable[[Any], Any]  # a seat's view -> a command the rules always accept
 
 
 @dataclass
@@ -68,69 +66,94 @@ def load_bot(path: str) -> ModuleType:
 
 
 def play_match(
-    options: BanakilOptions,
+    options: Any,
     rng: random.Random,
     bot_team: int,
-    choose: Chooser = bot.choose,
-    fallback: Fallback = bot.fallback,
+    choose: Chooser | None = None,
+    fallback: Fallback | None = None,
     other: tuple[Chooser, Fallback] | None = None,
+    game_name: str = _GAME,
 ) -> MatchResult:
-    """One whole match: the bots hold `bot_team`'s seats, the others are random players
-    (or the `other` bot)."""
-    state = banakil.initial(options)
+    """One whole match: the bots (the game's, unless `choose` and `fallback` are given)
+    hold `bot_team`'s seats, the others are random players (or the `other` bot)."""
+    game = protocol.get(game_name)
+    found = players.get(game_name)
+    mine = (choose or found.bot_choose, fallback or found.bot_fallback)
+    state = game.initial(options, 1)
     result = MatchResult(winner=0, bot_team=bot_team)
-    bots = {s for s in range(1, state.seats + 1) if _team(state, s) == bot_team}
+    team_of = _teams(game, options)
+    bots = {seat for seat, team in team_of.items() if team == bot_team}
     for _ in range(_MAX_STEPS):
-        if state.phase == "over":
+        if game.over(state):
             break
-        if state.phase == "seeding":
-            events = banakil.decide(state, 0, CommitSeed(secret=rng.randbytes(32).hex()))
-        elif state.phase == "seeded" or (state.turn not in bots and other is None):
-            _, _, events = random_step(state, rng)
-        elif state.turn in bots:
-            events = _bot_step(state, choose, fallback, result, counted=True)
+        wait = game.timer(state)  # a seat's turn is running (None: the system's steps)
+        if game.unit.needs_secret(state):
+            events = game.decide(state, 0, game.unit.commit(rng.randbytes(32).hex()))
+        elif wait is None or (wait.seat not in bots and other is None):
+            _, _, events = found.step(state, rng)
+        elif wait.seat in bots:
+            events = _bot_step(game, state, wait.seat, mine, result, counted=True)
         else:
             assert other is not None
-            events = _bot_step(state, other[0], other[1], result, counted=False)
-        state = _fold(state, events, result)
+            events = _bot_step(game, state, wait.seat, other, result, counted=False)
+        state = _fold(game, state, events, result, team_of)
     else:  # pragma: no cover - a runaway match
         raise RuntimeError("a match did not end")
-    assert state.match_winner is not None
-    result.winner = state.match_winner
+    # The match's winning team, where the game's state names it (Banakil's does).
+    winner = state.match_winner
+    assert winner is not None
+    result.winner = winner
     return result
 
 
-def _team(state: State, seat: int) -> int:
-    return seat if state.seats == 2 else (seat - 1) % 2 + 1
+def _teams(game: protocol.Game, options: Any) -> dict[int, int]:
+    """Each seat's team (1 = the game's first team)."""
+    return {seat: k for k, team in enumerate(game.teams(options), 1) for seat in team}
 
 
 def _bot_step(
-    state: State, choose: Chooser, fallback: Fallback, result: MatchResult, counted: bool
-) -> tuple[Event, ...]:
-    seen = view(state, state.turn)
+    game: protocol.Game,
+    state: Any,
+    seat: int,
+    bot: tuple[Chooser, Fallback],
+    result: MatchResult,
+    counted: bool,
+) -> tuple[Any, ...]:
+    choose, fallback = bot
+    seen = game.view(state, seat)
     command = choose(seen, state.options)
     if counted:
         result.bot_commands += 1
     try:
-        return banakil.decide(state, state.turn, command)
+        return game.decide(state, seat, command)
     except RuleViolation as exc:
         if counted:
             result.refused += 1
             result.refusals.append(f"{exc}: {command!r}")
-        return banakil.decide(state, state.turn, fallback(seen))  # must be accepted
+        return game.decide(state, seat, fallback(seen))  # must be accepted
 
 
-def _fold(state: State, events: Sequence[Event], result: MatchResult) -> State:
+def _fold(
+    game: protocol.Game,
+    state: Any,
+    events: Sequence[Any],
+    result: MatchResult,
+    team_of: dict[int, int],
+) -> Any:
+    evolve, ends = game.evolve, game.unit.ends
     for event in events:
         state = evolve(state, event)
-        if isinstance(event, DealScored):
+        if ends(event) is not None:
+            # The summary of the deal that ended: its scores by team and who went out.
+            summary = game.summary(state)
             result.deals += 1
-            mine = next(t.score for t in event.teams if t.team == result.bot_team)
-            theirs = next(t.score for t in event.teams if t.team != result.bot_team)
+            teams = summary.scores.teams
+            mine = next(t.score for t in teams if t.team == result.bot_team)
+            theirs = next(t.score for t in teams if t.team != result.bot_team)
             result.deal_points.append((mine, theirs))
-            finisher = state.finisher
+            finisher = summary.finisher
             result.went_out.append(
-                0 if finisher is None else 1 if _team(state, finisher) == result.bot_team else 2
+                0 if finisher is None else 1 if team_of[finisher] == result.bot_team else 2
             )
     return state
 
@@ -151,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_rules(
     preset: str, args: argparse.Namespace, other: tuple[Chooser, Fallback] | None
 ) -> dict[str, Any]:
-    options = banakil.options_from(preset)
+    options = protocol.get(args.game).options_from(preset)
     rng = random.Random(f"{args.seed}:{preset}")
     results: list[MatchResult] = []
     fallback_refused = 0
@@ -161,7 +184,8 @@ def _run_rules(
         if deadline is not None and time.perf_counter() > deadline:
             break
         try:
-            results.append(play_match(options, rng, bot_team=1 + k % 2, other=other))
+            match = play_match(options, rng, bot_team=1 + k % 2, other=other, game_name=args.game)
+            results.append(match)
         except RuleViolation:
             fallback_refused += 1
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -232,13 +256,16 @@ def _share(values: Sequence[int], which: int) -> float | None:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default=_GAME, help=f"the game (default {_GAME})")
     parser.add_argument("--matches", type=int, default=200, help="matches per rule set")
     parser.add_argument("--rules", default="classic,sahrat", help="rule sets, comma-separated")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--minutes", type=float, default=0, help="stop a rule set after this long (0: no cap)"
     )
-    parser.add_argument("--vs-old", metavar="PATH", help="play against this older bot.py")
+    parser.add_argument(
+        "--vs-old", metavar="PATH", help="play against this older bot module (e.g. bot.py)"
+    )
     parser.set_defaults(run=run)
 
 

@@ -1,10 +1,13 @@
 """`sahra bench engine`: the speed of the pure engine.
 
 Random play counts accepted commands (steps) including the search for a legal move;
-replay folds the recorded events of those same deals. Both run in this one process, on
-one core. Figures go to stdout as JSON lines, one per rule set: rates over wall-clock
-time, and (`cpu_*`) over this process's CPU time, which a busy shared machine disturbs
-less.
+replay folds the recorded events of those same deals (units of play: a Banakil deal).
+Both run in this one process, on one core. Figures go to stdout as JSON lines, one per
+rule set (the game's presets): rates over wall-clock time, and (`cpu_*`) over this
+process's CPU time, which a busy shared machine disturbs less.
+
+`--game` names the game (default banakil); its rules come from the registry and its
+random player from `engine.players`, so this module names no game.
 """
 
 from __future__ import annotations
@@ -15,13 +18,11 @@ import random
 import time
 from typing import Any
 
-from engine import banakil
-from engine.banakil.autoplay import random_step
-from engine.banakil.evolve import evolve
-from engine.banakil.messages import CommitSeed, Event
-from engine.banakil.state import State
+from engine import players, protocol
 
 __all__ = ["register_bench"]
+
+_GAME = "banakil"  # the default of --game
 
 
 def register_bench(bench_subparsers: Any) -> None:
@@ -29,38 +30,49 @@ def register_bench(bench_subparsers: Any) -> None:
     engine = bench_subparsers.add_parser(
         "engine", help="random play and replay speed of the engine"
     )
+    engine.add_argument("--game", default=_GAME, help=f"the game (default {_GAME})")
     engine.add_argument("--deals", type=int, default=300, help="deals per rule set")
     engine.add_argument("--seed", type=int, default=1)
     engine.set_defaults(run=_engine)
 
 
-def _play_deal(preset: str, rng: random.Random) -> tuple[State, list[Event], int]:
-    state = banakil.initial(banakil.options_from(preset))
-    events = list(banakil.decide(state, 0, CommitSeed(secret=rng.randbytes(32).hex())))
+def _play_unit(
+    game: protocol.Game, step: Any, preset: str, rng: random.Random
+) -> tuple[list[Any], int]:
+    """One unit of play from a new table, committed from `rng` and played by the random
+    player until an event ends it: its events and the steps taken."""
+    evolve, ends = game.evolve, game.unit.ends
+    state = game.initial(game.options_from(preset), 1)
+    events = list(game.decide(state, 0, game.unit.commit(rng.randbytes(32).hex())))
     for e in events:
         state = evolve(state, e)
     steps = 0
-    while state.phase in {"seeded", "play"}:
-        _, _, new = random_step(state, rng)
+    ended = False
+    while not ended:
+        _, _, new = step(state, rng)
         for e in new:
             state = evolve(state, e)
+            ended = ended or ends(e) is not None
         events.extend(new)
         steps += 1
-    return state, events, steps
+    return events, steps
 
 
 def _engine(args: argparse.Namespace) -> int:
-    for preset in ("classic", "sahrat"):
+    game = protocol.get(args.game)
+    step = players.get(args.game).step
+    evolve = game.evolve
+    for preset in sorted(game.presets):  # in name order (Banakil: classic, sahrat)
         rng = random.Random(args.seed)
-        logs: list[list[Event]] = []
+        logs: list[list[Any]] = []
         steps = 0
         t0, c0 = time.perf_counter(), time.process_time()
         for _ in range(args.deals):
-            _, events, n = _play_deal(preset, rng)
+            events, n = _play_unit(game, step, preset, rng)
             logs.append(events)
             steps += n
         play, play_cpu = time.perf_counter() - t0, time.process_time() - c0
-        fresh = banakil.initial(banakil.options_from(preset))
+        fresh = game.initial(game.options_from(preset), 1)
         t0, c0 = time.perf_counter(), time.process_time()
         for events in logs:
             state = fresh
@@ -71,6 +83,7 @@ def _engine(args: argparse.Namespace) -> int:
         print(
             json.dumps(
                 {
+                    "game": game.name,
                     "ruleset": preset,
                     "deals": args.deals,
                     "random_play": {

@@ -8,9 +8,11 @@ tables are created over HTTP with four human seats each, and every seat is playe
 scripted client over its own WebSocket, all of them on one asyncio loop in this process.
 
 A seat acts only on what its view shows: when the view says it is its turn it sends one
-command (Draw, then the melds `find_melds` finds in its hand that the rules accept, then
-a Discard), waits for the reply and times command → reply. Tables play deal after deal
-(the service seeds and deals the next one itself; the match target is set out of reach).
+command, chosen by the game's scripted client (`engine.players`; Banakil's draws, lays
+the melds it finds that the rules accept, then discards), waits for the reply and times
+command → reply. Tables play deal after deal (the service seeds and deals the next one
+itself; the default `--options` set Banakil's match target out of reach). `--game` names
+the game (default banakil): this module names none.
 After `--warmup` seconds the `--seconds` window is measured: accepted commands per
 second, p50/p99 latency, errors over the whole run (rejections a correct client never
 gets, client exceptions, replies that never came, errors in the gateway's log) and the CPU
@@ -51,80 +53,59 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from engine.banakil.autoplay import find_melds
-from engine.banakil.melds import new_meld
-from engine.banakil.messages import Command, Cut, Discard, Draw, Meld
-from engine.banakil.options import BanakilOptions, options_from
-from engine.cards import RANK
-from engine.errors import RuleViolation
+from engine import players as game_players
+from engine import protocol
 
 if TYPE_CHECKING:
     import httpx
     from websockets.asyncio.client import ClientConnection
 
-__all__ = [
-    "LegalView",
-    "SeatView",
-    "choose_command",
-    "main",
-    "percentile",
-    "register_bench",
-]
+__all__ = ["Client", "main", "percentile", "register_bench"]
 
 _ROOT = Path(__file__).resolve().parents[1]
-_TARGET = 1_000_000  # the match target: out of reach, so a table never finishes
+_GAME = "banakil"  # the default of --game
+# The default options of the tables: Banakil's match target out of reach, so a table never
+# finishes.
+_OPTIONS = '{"target_score": 1000000}'
 _REPLY_TIMEOUT = 10.0  # seconds without a reply before a command counts as lost
 _STALL = 5.0  # seconds without an accepted command at the end of the window: stalled
 _GOAL_RATIO, _GOAL_P99_MS, _GOAL_TABLES = 0.5, 50.0, 100
 _CLIENT_BUSY = 0.8  # a client loop busier than this share of one core may be the limit
 
 
-# --- the client policy (pure) ------------------------------------------------------------
+# --- the client policy ---------------------------------------------------------------------
 
 
-class LegalView(msgspec.Struct, frozen=True):
-    commands: tuple[str, ...] = ()
+class Client:
+    """A game's scripted client (`engine.players`): how a seat reads a view message and
+    chooses its command, and the options of the tables it plays at."""
 
+    def __init__(self, game: str, ruleset: str, options: dict[str, Any]) -> None:
+        rules = protocol.get(game)
+        found = game_players.get(game)
+        self.game = rules
+        self.options = rules.options_from(ruleset, **options)
+        self.seats = rules.seats(self.options)
+        self._choose = found.client
+        # Any server message with the view decoded into the client's view Struct.
+        message: Any = msgspec.defstruct(
+            "Message",
+            [
+                ("type", str),
+                ("version", int, 0),
+                ("status", str, ""),
+                ("command_id", str | None, None),
+                ("code", str | None, None),
+                ("message", str | None, None),
+                ("view", found.client_view | None, None),
+            ],
+            frozen=True,
+        )
+        self.decode = msgspec.json.Decoder(message).decode
 
-class SeatView(msgspec.Struct, frozen=True):
-    """The parts of a seat's view (engine.banakil.view.View) that the client reads."""
-
-    seat: int | None = None
-    phase: str = ""
-    deal: int = 0
-    turn: int = 0
-    drawn: bool = False
-    hand: tuple[str, ...] | None = None
-    legal: LegalView = msgspec.field(default_factory=LegalView)
-
-
-def choose_command(
-    view: SeatView, options: BanakilOptions, rng: random.Random, *, safe: bool = False
-) -> Command | None:
-    """The command this seat sends now, from its own view only; None when it is not its
-    turn. Melds are checked with the engine's own meld rules (a client may ship the pure
-    engine); `safe` (after a refusal) skips them and discards the first card."""
-    seat, hand = view.seat, view.hand
-    if seat is None:
-        return None
-    if view.phase == "seeded" and "Cut" in view.legal.commands:  # classic: the host cuts
-        return Cut(position=1 + rng.randrange(105))
-    if view.phase != "play" or view.turn != seat or hand is None:
-        return None
-    if not view.drawn:
-        return Draw()
-    if not hand:  # pragma: no cover - an empty hand ends the deal
-        return None
-    if not safe:
-        for cards in find_melds(hand):
-            try:
-                new_meld(cards, None, seat, options)
-            except RuleViolation:
-                continue
-            return Meld(cards=cards)
-        plain = [c for c in hand if RANK[c] not in (0, 2)]  # keep the wild cards
-        return Discard(card=(plain or list(hand))[rng.randrange(len(plain or hand))])
-    return Discard(card=hand[0])
+    def choose(self, view: Any, rng: random.Random, *, safe: bool = False) -> Any:
+        """The command this seat sends now from its own view (None: nothing to send)."""
+        return self._choose(view, self.options, rng, safe)
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
@@ -143,22 +124,10 @@ def percentile(values: Sequence[float], q: float) -> float | None:
 # --- the wire ------------------------------------------------------------------------------
 
 
-class _Message(msgspec.Struct, frozen=True):
-    """Any server message; fields a type does not carry keep their defaults."""
-
-    type: str
-    version: int = 0
-    command_id: str | None = None
-    code: str | None = None
-    message: str | None = None
-    view: SeatView | None = None
-
-
-_DECODE = msgspec.json.Decoder(_Message).decode
 _ENCODE = msgspec.json.encode
 
 
-def _envelope(command_id: str, command: Command) -> str:
+def _envelope(command_id: str, command: Any) -> str:
     return f'{{"type":"command","command_id":"{command_id}","command":{_ENCODE(command).decode()}}}'
 
 
@@ -168,8 +137,8 @@ def _envelope(command_id: str, command: Command) -> str:
 class _Run:
     """What the seats of one N share: the clock window and the tallies."""
 
-    def __init__(self, options: BanakilOptions, window_start: float, window_end: float) -> None:
-        self.options = options
+    def __init__(self, client: Client, window_start: float, window_end: float) -> None:
+        self.client = client
         self.window_start = window_start
         self.window_end = window_end
         self.stopping = False
@@ -192,7 +161,7 @@ class _Seat:
         self.seat = seat
         self.ws = ws
         self.rng = random.Random(f"{table.table_id}:{seat}")
-        self.view: SeatView | None = None
+        self.view: Any = None  # the client's view Struct of the newest view
         self.version = 0  # of the newest view
         self.wait_for = 0  # act only on a view at least this new (our last command's)
         self.pending: str | None = None
@@ -204,12 +173,14 @@ class _Seat:
     async def play(self) -> None:
         try:
             async for raw in self.ws:
-                message = _DECODE(raw)
+                message = self.run.client.decode(raw)
                 kind = message.type
                 if kind in ("view", "welcome"):
                     if message.version > self.version and message.view is not None:
                         self.version, self.view = message.version, message.view
-                        self.table.deal = max(self.table.deal, message.view.deal)
+                        # the unit of play the view shows (a deal), where the view says
+                        shown = getattr(message.view, "deal", 0)
+                        self.table.deal = max(self.table.deal, shown)
                 elif kind in ("accepted", "rejected"):
                     self._replied(message)
                 elif kind == "error":
@@ -221,7 +192,7 @@ class _Seat:
             if not self.run.stopping:
                 self.run.exceptions[type(exc).__name__] += 1
 
-    def _replied(self, message: _Message) -> None:
+    def _replied(self, message: Any) -> None:
         if message.command_id != self.pending:
             self.run.exceptions["unexpected_reply"] += 1
             return
@@ -251,7 +222,7 @@ class _Seat:
         refused = self.refusals if self.refused_at == self.version else 0
         if refused >= 2:  # refused twice on this view: wait for a newer one
             return
-        command = choose_command(view, self.run.options, self.rng, safe=refused > 0)
+        command = self.run.client.choose(view, self.rng, safe=refused > 0)
         if command is None:
             return
         self.ids += 1
@@ -270,16 +241,21 @@ class _Table:
 
 
 async def _create_table(
-    http: httpx.AsyncClient, ruleset: str, index: int
+    http: httpx.AsyncClient, args: argparse.Namespace, seats: int, index: int
 ) -> tuple[str, dict[int, str]]:
     created = await http.post(
         "/tables",
-        json={"ruleset": ruleset, "options": {"target_score": _TARGET}, "player": f"b{index}-1"},
+        json={
+            "game": args.game,
+            "ruleset": args.ruleset,
+            "options": args.options,
+            "player": f"b{index}-1",
+        },
     )
     created.raise_for_status()
     table_id: str = created.json()["table_id"]
     tokens = {1: str(created.json()["token"])}
-    for seat in (2, 3, 4):
+    for seat in range(2, seats + 1):
         joined = await http.post(
             f"/tables/{table_id}/seats/{seat}", json={"player": f"b{index}-{seat}"}
         )
@@ -320,14 +296,15 @@ async def _play_tables(
     import httpx
     from websockets.asyncio.client import connect
 
-    options = options_from(args.ruleset, target_score=_TARGET)
+    client = Client(args.game, args.ruleset, args.options)
     ws_base = base.replace("http", "ws", 1)
     compression = None if args.compression == "none" else "deflate"
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         t0 = time.perf_counter()
-        made = await _bounded(16, [_create_table(http, args.ruleset, i) for i in range(n)])
+        made = await _bounded(16, [_create_table(http, args, client.seats, i) for i in range(n)])
         tables = [_Table(table_id, tokens) for table_id, tokens in made]
-        run = _Run(options, math.inf, math.inf)
+        run = _Run(client, math.inf, math.inf)
+        each = range(1, client.seats + 1)
         sockets = await _bounded(
             32,
             [
@@ -337,13 +314,13 @@ async def _play_tables(
                     open_timeout=30,
                 )
                 for t in tables
-                for s in (1, 2, 3, 4)
+                for s in each
             ],
         )
         seats = [
-            _Seat(run, t, s, sockets[4 * i + s - 1])
+            _Seat(run, t, s, sockets[client.seats * i + s - 1])
             for i, t in enumerate(tables)
-            for s in (1, 2, 3, 4)
+            for s in each
         ]
         players = [asyncio.create_task(seat.play()) for seat in seats]
         lag = asyncio.create_task(_lag_monitor(run))
@@ -395,7 +372,7 @@ async def _play_tables(
     errors = sum(run.rejections.values()) + sum(run.exceptions.values()) + run.lost
     return {
         "tables": n,
-        "sockets": 4 * n,
+        "sockets": client.seats * n,
         "setup_s": round(setup, 2),
         "window_s": window,
         "commands": run.accepted,
@@ -770,6 +747,7 @@ async def _bench(args: argparse.Namespace) -> dict[str, Any]:
         "bench": "service",
         "servers": servers,
         "server_settings": settings,
+        "game": args.game,
         "ruleset": args.ruleset,
         "compression": args.compression,
         "warmup_s": args.warmup,
@@ -879,7 +857,14 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--raw-seconds", type=float, default=10.0, help="measuring time of the raw INSERTs"
     )
-    parser.add_argument("--ruleset", choices=("sahrat", "classic"), default="sahrat")
+    parser.add_argument("--game", default=_GAME, help=f"the game (default {_GAME})")
+    parser.add_argument("--ruleset", default="sahrat", help="a preset of the game")
+    parser.add_argument(
+        "--options",
+        type=json.loads,
+        default=_OPTIONS,
+        help=f"the tables' options over the preset, as JSON (default {_OPTIONS})",
+    )
     parser.add_argument(
         "--compression",
         choices=("deflate", "none"),

@@ -8,10 +8,13 @@ PostgreSQL and NATS JetStream (--database-url / --nats-url, else $SAHRA_DATABASE
 $SAHRA_NATS_URL, else embedded servers in a temporary directory). They share one token
 secret and one seed key, made for the run.
 
-`--tables` tables play at once, half `classic` and half `sahrat` (`--rulesets`). Each is
-made with one call, POST /play-vs-computer, and its player is a scripted client on one
-WebSocket that acts only on its own view (the service bench's policy, `choose_command`,
-plus its client seed when the deal waits for it); the bots workers play the three bots.
+`--tables` tables of `--game` (default banakil) play at once, half `classic` and half
+`sahrat` (`--rulesets`, the game's presets). Each is made as POST /play-vs-computer makes
+one: POST /tables with the player in seat 1, bots in the others and `--options` (a free
+table that allows bots), then POST /tables/{id}/start. Its player is a scripted client on
+one WebSocket that acts only on its own view (the game's scripted client from
+`engine.players`, as in the service bench, plus its client seed when the deal waits for
+it); the bots workers play the bots. This module names no game.
 Some players disturb the table on purpose: with `--drop` probability per deal the socket
 closes and comes back a moment later (recorded away, then back), and with `--leave`
 probability per table the player leaves after the first deal (a bot takes the seat and
@@ -47,35 +50,16 @@ from typing import Any
 
 import msgspec
 
-from engine.banakil.messages import Command, SendClientSeed
-from engine.banakil.options import options_from
-from services.bench.service import SeatView, choose_command, percentile
+from services.bench.service import Client, percentile
 
 __all__ = ["main"]
 
 _ROOT = Path(__file__).resolve().parents[1]
 _REPLY_TIMEOUT = 10.0
-
-
-class _SoakView(SeatView, frozen=True):
-    """The parts of a seat's view the player reads (client seeds and the match's end too)."""
-
-    client_seeds: tuple[str, ...] = ()
-    match_winner: int | None = None
-    turn_no: int = 0
-    window: bool = False
-
-
-class _Message(msgspec.Struct, frozen=True):
-    type: str
-    version: int = 0
-    status: str = ""
-    command_id: str | None = None
-    code: str | None = None
-    view: _SoakView | None = None
-
-
-_DECODE = msgspec.json.Decoder(_Message).decode
+_GAME = "banakil"  # the default of --game
+# The default options over each preset: a free table that allows bots, as POST
+# /play-vs-computer makes (Banakil's option names).
+_OPTIONS = '{"table_kind": "free", "bots_allowed": true}'
 
 
 class _Tally:
@@ -109,6 +93,7 @@ class _Player:
     """The human seat of one table after another, over its WebSocket."""
 
     def __init__(self, tally: _Tally, http: Any, ws_base: str, args: argparse.Namespace) -> None:
+        self.clients = {r: Client(args.game, r, args.options) for r in args.rulesets}
         self.tally = tally
         self.http = http
         self.ws_base = ws_base
@@ -130,18 +115,29 @@ class _Player:
     async def _one_table(self, ruleset: str) -> None:
         from websockets.asyncio.client import connect
 
+        client = self.clients[ruleset]
         created = await self.http.post(
-            "/play-vs-computer", json={"player": f"soak-{secrets.token_hex(3)}", "ruleset": ruleset}
+            "/tables",
+            json={
+                "game": self.args.game,
+                "ruleset": ruleset,
+                "options": self.args.options,
+                "seats": ["human"] + ["bot"] * (client.seats - 1),
+                "player": f"soak-{secrets.token_hex(3)}",
+            },
         )
         created.raise_for_status()
         body = created.json()
         table = _Table(body["table_id"], body["token"], self.rng.random() < self.args.leave)
+        started = await self.http.post(
+            f"/tables/{table.table_id}/start", headers={"Authorization": f"Bearer {table.token}"}
+        )
+        started.raise_for_status()
         self.tally.tables += 1
-        options = options_from(ruleset)
         url = f"{self.ws_base}/tables/{table.table_id}/ws?token={table.token}"
         while not self.tally.over:
             async with connect(url, open_timeout=30) as ws:
-                outcome = await self._session(ws, options, table)
+                outcome = await self._session(ws, client, table)
             if outcome == "over":
                 self.tally.matches += 1
                 return
@@ -158,16 +154,16 @@ class _Player:
                 self.tally.left += 1
             return
 
-    async def _session(self, ws: Any, options: Any, table: _Table) -> str:
+    async def _session(self, ws: Any, client: Client, table: _Table) -> str:
         """Play on one socket until the match is "over", the player "drop"s his socket
         or "leave"s (rolled once per deal), or the "time" is up."""
         pending: str | None = None
         sent_at = 0.0
         wait_for = version = refused = ids = 0
         # The last messages, for the report of a refusal (formatted only then).
-        heard: deque[tuple[float, _Message]] = deque(maxlen=8)
+        heard: deque[tuple[float, Any]] = deque(maxlen=8)
         began = time.perf_counter()
-        view: _SoakView | None = None
+        view: Any = None  # the client's view Struct (`engine.players`) of the newest view
         while True:
             if self.tally.over and pending is None:
                 return "time"
@@ -178,7 +174,7 @@ class _Player:
                     self.tally.lost += 1
                     pending = None
                 continue
-            message = _DECODE(raw)
+            message = client.decode(raw)
             heard.append((time.perf_counter() - began, message))
             if message.type in ("welcome", "view") and message.version > version:
                 version, view, refused = message.version, message.view, 0
@@ -211,7 +207,7 @@ class _Player:
                 return "time"
             if pending is not None or view is None or version < wait_for or refused >= 2:
                 continue
-            command = self._choose(view, options, refused)
+            command = self._choose(view, client, refused)
             if command is None:
                 continue
             ids += 1
@@ -219,7 +215,7 @@ class _Player:
             payload = msgspec.json.encode(command).decode()
             await ws.send(f'{{"type":"command","command_id":"{pending}","command":{payload}}}')
 
-    def _choose(self, view: _SoakView, options: Any, refused: int) -> Command | None:
+    def _choose(self, view: Any, client: Client, refused: int) -> Any:
         seat = view.seat
         if (
             view.phase == "seeded"
@@ -228,9 +224,10 @@ class _Player:
             and len(view.client_seeds) >= seat
             and not view.client_seeds[seat - 1]
             and "Cut" not in view.legal.commands
-        ):
-            return SendClientSeed(seed=secrets.token_hex(8))
-        return choose_command(view, options, self.rng, safe=refused > 0)
+        ):  # PF-AMB-12 h: the seat's client seed, through the game's command union
+            seed = {"type": "SendClientSeed", "seed": secrets.token_hex(8)}
+            return msgspec.convert(seed, client.game.command)
+        return client.choose(view, self.rng, safe=refused > 0)
 
 
 # --- the processes -----------------------------------------------------------------------
@@ -414,7 +411,7 @@ async def _report(tally: _Tally, began: float) -> None:
         )
 
 
-def _trace(message: _Message, at: float) -> str:
+def _trace(message: Any, at: float) -> str:
     """One received message, in a line of a refusal's report."""
     view = message.view
     where = "" if view is None else f" d{view.deal} t{view.turn_no} {view.phase} w{view.window}"
@@ -457,6 +454,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=lambda text: text.split(","),
         default=["classic", "sahrat"],
         help="comma-separated, used in turn",
+    )
+    parser.add_argument("--game", default=_GAME, help=f"the game (default {_GAME})")
+    parser.add_argument(
+        "--options",
+        type=json.loads,
+        default=_OPTIONS,
+        help=f"the tables' options over each preset, as JSON (default {_OPTIONS})",
     )
     parser.add_argument("--bots", type=int, default=2, help="bots worker processes")
     parser.add_argument("--drop", type=float, default=0.05, help="socket drops per deal")

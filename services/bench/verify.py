@@ -1,12 +1,16 @@
-"""`sahra bench verify`: complete Banakil deals verified per second.
+"""`sahra bench verify`: complete deals (units of play) verified per second.
 
-Offline: deals are played by the random bot in memory (not timed), each kept as a deal
-record with its events, then verified one by one with `engine.verify.verify_record` in
-this process, on one core. From the database: N deals are played through the table
+Offline: deals are played by the game's random player in memory (not timed), each kept as
+a deal record with its events, then verified one by one with the game's own audit
+(`Game.records.verify`, `engine.verify.verify_record` for Banakil) in this process, on
+one core. From the database: N deals are played through the table
 service into PostgreSQL (--database-url, else $SAHRA_DATABASE_URL, else an embedded server
 in a temporary directory; always in a scratch schema dropped at the end), then the batch
 audit (`sahra verify --all`) reads and verifies all of them. Figures go to stdout as JSON
 lines: wall-clock rates and, offline, rates over this process's CPU time too.
+
+`--game` names the game (default banakil), reached through the registry and
+`engine.players` like everything else: this module names no game.
 """
 
 from __future__ import annotations
@@ -24,12 +28,10 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from engine import banakil
-from engine.banakil.autoplay import random_step
-from engine.banakil.evolve import evolve
-from engine.banakil.messages import CommitSeed, Event, SendClientSeed
+import msgspec
+
+from engine import players, protocol
 from engine.replay import DealRecord, Record, SeatCommand, Seed
-from engine.verify import verify_record
 
 __all__ = [
     "GOAL",
@@ -41,7 +43,8 @@ __all__ = [
 ]
 
 GOAL = 500.0  # complete deals verified per second, offline, one core
-_SEATS = ("Amal", "Badr", "Chadi", "Dunya")
+_GAME = "banakil"  # the default of --game
+_NAMES = ("Amal", "Badr", "Chadi", "Dunya", "Elias", "Farah", "Ghada", "Hadi")
 
 
 def register_bench(bench_subparsers: Any) -> None:
@@ -49,6 +52,7 @@ def register_bench(bench_subparsers: Any) -> None:
     parser = bench_subparsers.add_parser(
         "verify", help="deals verified per second: offline, and an audit of stored deals"
     )
+    parser.add_argument("--game", default=_GAME, help=f"the game (default {_GAME})")
     parser.add_argument("--deals", type=int, default=300, help="offline deals per rule set")
     parser.add_argument(
         "--stored", type=int, default=100, help="deals stored for the database case (0: skip)"
@@ -61,31 +65,39 @@ def register_bench(bench_subparsers: Any) -> None:
     parser.set_defaults(run=_run)
 
 
-def random_record(preset: str, rng: random.Random) -> Record:
-    """One complete deal from a random secret and client seeds, played by the random bot,
-    as a record with its events (what the service stores for a deal)."""
-    state = banakil.initial(banakil.options_from(preset))
+def random_record(preset: str, rng: random.Random, game_name: str = _GAME) -> Record:
+    """One complete deal from a random secret and client seeds, played by the game's random
+    player, as a record with its events (what the service stores for a deal)."""
+    game = protocol.get(game_name)
+    step = players.get(game_name).step
+    evolve, ends = game.evolve, game.unit.ends
+    options = game.options_from(preset)
+    state = game.initial(options, 1)
     secret = rng.randbytes(32).hex()
-    seeds = tuple(rng.choice(("", "", f"seed-{rng.randrange(1000)}")) for _ in _SEATS)
+    names = _NAMES[: game.seats(options)]
+    seeds = tuple(rng.choice(("", "", f"seed-{rng.randrange(1000)}")) for _ in names)
     commands: list[SeatCommand] = []
-    events: list[Event] = []
+    events: list[Any] = []
 
     def apply(seat: int, command: Any) -> None:
         nonlocal state
-        new = banakil.decide(state, seat, command)
+        new = game.decide(state, seat, command)
         for event in new:
             state = evolve(state, event)
         events.extend(new)
 
-    apply(0, CommitSeed(secret=secret))
+    apply(0, game.unit.commit(secret))
     for seat, seed in enumerate(seeds, start=1):
-        if seed:
-            apply(seat, SendClientSeed(seed=seed))
-            commands.append(SeatCommand(seat=seat, command=SendClientSeed(seed=seed)))
-    while state.phase in ("seeded", "play"):
-        seat, command, new = random_step(state, rng)
+        if seed:  # PF-AMB-12 h: a seat's client seed, through the game's command union
+            sent = msgspec.convert({"type": "SendClientSeed", "seed": seed}, game.command)
+            apply(seat, sent)
+            commands.append(SeatCommand(seat=seat, command=sent))
+    ended = False
+    while not ended:
+        seat, command, new = step(state, rng)
         for event in new:
             state = evolve(state, event)
+            ended = ended or ends(event) is not None
         events.extend(new)
         commands.append(SeatCommand(seat=seat, command=command))
     deal = DealRecord(
@@ -93,13 +105,19 @@ def random_record(preset: str, rng: random.Random) -> Record:
         commands=tuple(commands),
         events=tuple(events),
     )
-    return Record(game="banakil", options={"preset": preset}, seats=_SEATS, deals=(deal,))
+    # Any: Record still names Banakil alone; the deal format names every game later.
+    named: Any = game.name
+    return Record(game=named, options={"preset": preset}, seats=names, deals=(deal,))
 
 
-def bench_offline(deals: int, seed: int) -> list[dict[str, Any]]:
-    """Per rule set and both together: deals verified per second (wall and CPU)."""
+def bench_offline(deals: int, seed: int, game_name: str = _GAME) -> list[dict[str, Any]]:
+    """Per rule set and all of them together: deals verified per second (wall and CPU)."""
+    game = protocol.get(game_name)
+    verify_record = game.records.verify
     rng = random.Random(seed)
-    records = {p: [random_record(p, rng) for _ in range(deals)] for p in ("classic", "sahrat")}
+    records = {
+        p: [random_record(p, rng, game_name) for _ in range(deals)] for p in sorted(game.presets)
+    }
     # The records are input, not garbage: keep the cyclic collector from walking them again
     # and again while the verifier allocates (as a long-running server would after start).
     gc.collect()
@@ -121,7 +139,7 @@ def bench_offline(deals: int, seed: int) -> list[dict[str, Any]]:
         {
             "bench": "verify",
             "case": "offline",
-            "ruleset": "both",
+            "ruleset": "both" if len(records) == 2 else "all",
             "deals": totals[0],
             "deals_per_s": round(totals[0] / totals[1], 1),
             "cpu_deals_per_s": round(totals[0] / totals[2], 1),
@@ -145,7 +163,7 @@ def _figures(preset: str, batch: list[Record], wall: float, cpu: float) -> dict[
     }
 
 
-async def bench_database(dsn: str, deals: int, seed: int) -> dict[str, Any]:
+async def bench_database(dsn: str, deals: int, seed: int, game_name: str = _GAME) -> dict[str, Any]:
     """Store `deals` deals through the table service (in a scratch schema), then time the
     batch audit of every finished deal."""
     from services.store.migrate import apply_migrations, connect
@@ -161,7 +179,7 @@ async def bench_database(dsn: str, deals: int, seed: int) -> dict[str, Any]:
         store = await PostgresEventStore.connect(dsn, 1, 8, server_settings={"search_path": schema})
         try:
             t0 = time.perf_counter()
-            stored = await store_deals(store, deals, seed)
+            stored = await store_deals(store, deals, seed, game_name)
             storing = time.perf_counter() - t0
             c0 = time.process_time()
             summary = await audit(store)
@@ -197,9 +215,10 @@ async def _server_version(dsn: str) -> str:
         await conn.close()
 
 
-async def store_deals(store: Any, deals: int, seed: int) -> int:
-    """Play tables (one human seat moved by the random bot, three bots) through the table
-    service until `deals` deals have ended; four tables at a time."""
+async def store_deals(store: Any, deals: int, seed: int, game_name: str = _GAME) -> int:
+    """Play tables (one human seat moved by the random player, bots in the others) through
+    the table service until `deals` deals have ended; four tables at a time."""
+    from engine.table import SeatKind
     from services.bus.memory import MemoryBus
     from services.tables.seeds import SeedTiming
     from services.tables.service import TableService
@@ -208,30 +227,40 @@ async def store_deals(store: Any, deals: int, seed: int) -> int:
         store, MemoryBus(), timing=SeedTiming(seed_window=0.0, reveal_seconds=0.0)
     )
     finished: dict[str, int] = {}
+    rules = protocol.get(game_name)
+    play = players.get(game_name).step
+    presets = sorted(rules.presets)
 
-    def ended(game: Any) -> int:
-        return int(game.deal) - (0 if game.phase in ("seeding", "over") else 1)
+    def ended(state: Any) -> int:
+        """The units finished at a table: its unit number (the game's state counts them),
+        less the one in play."""
+        game = state.game_state
+        between = state.status == "finished" or rules.unit.needs_secret(game)
+        return int(game.deal) - (0 if between else 1)
 
     async def table(k: int) -> None:
         rng = random.Random(seed * 1_000 + k)
-        preset = ("classic", "sahrat")[k % 2]
+        options = rules.options_from(presets[k % len(presets)])
+        human: SeatKind = "human"
+        bot: SeatKind = "bot"
         created = await service.create_table(
-            banakil.options_from(preset), ("human", "bot", "bot", "bot")
+            options, (human,) + (bot,) * (rules.seats(options) - 1)
         )
         table_id = created.state.table_id
         await service.take_seat(table_id, 1, "Amal")
         await service.start(table_id, 1)
         step = 0
         while sum(finished.values()) < deals:
-            game = (await service.load(table_id)).state.game_state
+            state = (await service.load(table_id)).state
+            game = state.game_state
             assert game is not None
-            finished[table_id] = ended(game)
-            if game.phase == "over":
+            finished[table_id] = ended(state)
+            if state.status == "finished":
                 return
-            if game.phase == "seeding":  # a deal just ended: the follow-ups seed the next
+            if rules.unit.needs_secret(game):  # a deal just ended: the follow-ups seed the next
                 await service.follow_up(table_id)
                 continue
-            seat, command, _ = random_step(game, rng)
+            seat, command, _ = play(game, rng)
             step += 1
             outcome = await service.handle(table_id, seat, command, f"bench:{step}")
             assert outcome.accepted, outcome
@@ -247,14 +276,16 @@ async def store_deals(store: Any, deals: int, seed: int) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    figures = bench_offline(args.deals, args.seed)
+    figures = bench_offline(args.deals, args.seed, args.game)
     for line in figures:
         print(json.dumps(line), flush=True)
     if args.stored > 0:
         url = args.database_url or os.environ.get("SAHRA_DATABASE_URL")
         try:
             if url:
-                print(json.dumps(asyncio.run(bench_database(url, args.stored, args.seed))))
+                print(
+                    json.dumps(asyncio.run(bench_database(url, args.stored, args.seed, args.game)))
+                )
             else:
                 from services.runtime.infra import embedded_postgres
 
@@ -262,7 +293,7 @@ def _run(args: argparse.Namespace) -> int:
                     tempfile.TemporaryDirectory(prefix="sahra-bench-verify-") as tmp,
                     embedded_postgres(Path(tmp) / "pg", keep=False) as embedded,
                 ):
-                    line = asyncio.run(bench_database(embedded, args.stored, args.seed))
+                    line = asyncio.run(bench_database(embedded, args.stored, args.seed, args.game))
                     line["server"] += " (embedded)"
                     print(json.dumps(line))
         except Exception as exc:

@@ -13,8 +13,6 @@ from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
-from engine.banakil.messages import DealScored, DeckStacked, SeedCommitted
-from engine.banakil.options import options_from
 from engine.errors import RuleViolation
 from engine.table import TABLE_EVENTS, SeatInfo, SeatKind
 from services.gateway.admin import ADMIN_ROUTES
@@ -28,6 +26,7 @@ from services.gateway.wiring import Gateway
 from services.projections.lobby import TableSummary
 from services.tables import validation
 from services.tables.followups import StackedDeal
+from services.tables.games import game_named, game_of
 from services.tables.service import Loaded, Outcome
 
 __all__ = ["ROUTES"]
@@ -102,7 +101,7 @@ async def create_table(
 
     With `player`, the host is seated at once and the answer carries the host's seat token.
     Options out of range are refused (422, `bad_option`, naming the option and its range)."""
-    options = options_from(data.ruleset, **data.options)
+    options = game_named(data.game).options_from(data.ruleset, **data.options)
     human: SeatKind = "human"
     seats = data.seats or (human,) * options.seats
     stacked = None
@@ -190,19 +189,20 @@ async def deal_events(
 ) -> DealLog:
     """Every event of a finished deal, secrets and all (revealed at its end). The table's
     own events in between (a seat away, back, or taken by a bot) are not the deal's."""
-    await _existing(gw, table_id)
+    unit = game_of((await _existing(gw, table_id)).state).unit
     events = [(v, e) for v, e in await gw.service.events(table_id) if not _table_event(e)]
     start = end = None
     for i, (_, event) in enumerate(events):
-        if isinstance(event, SeedCommitted | DeckStacked):
-            if event.deal == deal:
+        begun = unit.begins(event)
+        if begun is not None:
+            if begun == deal:
                 start = i
             elif start is not None and end is None:
                 end = i
     if start is None:
         raise ApiError(404, "no_such_deal", "", f"deal {deal} has not begun at this table")
     chosen = events[start:end]
-    if not any(isinstance(e, DealScored) for _, e in chosen):
+    if not any(unit.ends(e) == deal for _, e in chosen):
         raise ApiError(
             409,
             "deal_not_finished",

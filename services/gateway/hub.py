@@ -22,8 +22,9 @@ gateway) are shown once, as of the newest: views only ever go forward, a slow so
 never builds a backlog, and nothing is lost but intermediate steps (a client that wants
 the events themselves reconnects with `since`).
 
-A frame builds and encodes the shared part of its views (everything but the seat, its hand
-and its legal moves) once, however many seats look at it, and only when a session shows it.
+A frame asks the table's game for each view (`Game.view`, through the registry) once per
+seat, however many sockets show it, and only when a session shows it; it encodes the
+shared part of the views once (see `messages.SharedView`).
 """
 
 from __future__ import annotations
@@ -34,16 +35,14 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import msgspec
-
-from engine import banakil
 from engine.table import TableState
 from services.bus.port import Bus, BusError, Subscription
 from services.gateway.messages import SharedView, welcome_message
 from services.tables.codec import encode_json
+from services.tables.games import game_of
 from services.tables.service import Loaded, TableService
 
-__all__ = ["Frame", "Hub", "Session", "seat_view", "table_view"]
+__all__ = ["Frame", "Hub", "Session", "table_view"]
 
 _log = logging.getLogger(__name__)
 
@@ -61,46 +60,39 @@ def table_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
         "seats": state.seats,
         "version": loaded.version,
         "deadline": loaded.deadline,
-        "view": None if game is None else banakil.view(game, seat),
+        "view": None if game is None else game_of(state).view(game, seat),
     }
-
-
-def seat_view(game: banakil.State, public: banakil.View, seat: int | None) -> banakil.View:
-    """`banakil.view(game, seat)`, from `public` = `banakil.view(game, None)`: a seat's view
-    differs from the spectator's only in the seat, its own hand and its legal moves (a
-    unit test holds this to the engine's own view on every state of whole deals)."""
-    if not seat:
-        return public if seat is None else banakil.view(game, seat)
-    own = game.hands[seat - 1] if game.hands else None
-    return msgspec.structs.replace(public, seat=seat, hand=own, legal=banakil.legal(game, seat))
 
 
 class Frame:
     """The table at one version, as shown to the sessions of one gateway."""
 
-    __slots__ = ("_public", "_shared", "loaded", "version")
+    __slots__ = ("_shared", "_views", "loaded", "version")
 
     def __init__(self, loaded: Loaded) -> None:
         self.loaded = loaded
         self.version = loaded.version
-        self._public: banakil.View | None = None
+        # The game's views by seat (None: the spectator's), each built once. Any: a view is
+        # the game's own Struct, which the gateway only encodes.
+        self._views: dict[int | None, Any] = {}
         self._shared: SharedView | None = None
 
-    def view(self, seat: int | None) -> banakil.View | None:
-        game = self.loaded.state.game_state
+    def view(self, seat: int | None) -> Any:
+        state = self.loaded.state
+        game = state.game_state
         if game is None:
             return None
-        public = self._public
-        if public is None:
-            public = self._public = banakil.view(game, None)
-        return seat_view(game, public, seat)
+        views = self._views
+        if seat not in views:
+            views[seat] = game_of(state).view(game, seat)
+        return views[seat]
 
     def message(self, seat: int | None) -> bytes:
         """The "view" message for `seat`, encoded."""
         view = self.view(seat)
         shared = self._shared
         if shared is None:
-            shared = self._shared = SharedView(self.loaded, self._public)
+            shared = self._shared = SharedView(self.loaded, self.view(None))
         return shared.message(view)
 
 
@@ -127,7 +119,7 @@ class Session:
         async with self._lock:
             self.version = max(self.version, loaded.version)
             game = loaded.state.game_state
-            view = None if game is None else banakil.view(game, self.seat)
+            view = None if game is None else game_of(loaded.state).view(game, self.seat)
             await self._raw(welcome_message(loaded, self.seat, view))
             for message in then:
                 await self._raw(encode_json(message))

@@ -33,9 +33,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from engine.banakil.messages import Command
-from engine.banakil.redact import redact
-from engine.banakil.view import View
+from engine import protocol
 from engine.errors import RuleViolation
 from engine.table import TABLE_EVENTS, AnyEvent, SeatInfo
 from services.tables.service import Loaded, Outcome, Rejection
@@ -74,7 +72,7 @@ class _ViewMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", 
     seats: tuple[SeatInfo, ...]
     version: int
     deadline: datetime | None  # when the running turn or discard window ends (PF-TIMER-1/3)
-    view: View | None
+    view: Any  # the game's view of the seat (`Game.view`), or None before the game begins
 
 
 class _WelcomeMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="welcome"):
@@ -85,17 +83,26 @@ class _WelcomeMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type
     seats: tuple[SeatInfo, ...]
     version: int
     deadline: datetime | None  # when the running turn or discard window ends (PF-TIMER-1/3)
-    view: View | None
+    view: Any  # the game's view of the seat (`Game.view`), or None before the game begins
 
 
 _ENCODER = msgspec.json.Encoder()
 _CLIENT = msgspec.json.Decoder(ClientCommand)
 _ENVELOPE = msgspec.json.Decoder(_Envelope)
-_COMMAND = msgspec.json.Decoder(Command)
+# A strict decoder of each game's tagged command union, made on first use.
+_COMMANDS: dict[str, msgspec.json.Decoder[Any]] = {}
 
 
-def decode_client(raw: bytes, limit: int) -> tuple[str, Command]:
-    """(command id, command) from one client message, or RuleViolation saying what is wrong."""
+def _command_decoder(game: protocol.Game) -> msgspec.json.Decoder[Any]:
+    found = _COMMANDS.get(game.name)
+    if found is None:
+        found = _COMMANDS[game.name] = msgspec.json.Decoder(game.command)
+    return found
+
+
+def decode_client(raw: bytes, limit: int, game: protocol.Game) -> tuple[str, Any]:
+    """(command id, command) from one client message to a table of `game` (decoded through
+    the game's command union), or RuleViolation saying what is wrong."""
     if len(raw) > limit:
         raise RuleViolation("too_large", "", f"a message may hold at most {limit} bytes")
     try:
@@ -105,7 +112,7 @@ def decode_client(raw: bytes, limit: int) -> tuple[str, Command]:
     except msgspec.DecodeError as exc:
         raise RuleViolation("bad_json", "", f"not valid JSON: {exc}") from None
     try:
-        command = _COMMAND.decode(message.command)
+        command = _command_decoder(game).decode(message.command)
     except msgspec.ValidationError as exc:
         text = str(exc)
         code = "unknown_command" if text.endswith("`$.type`") else "bad_command"
@@ -122,7 +129,7 @@ def command_id_of(raw: bytes) -> str | None:
     return found if isinstance(found, str) and len(found) <= 128 else None
 
 
-def view_message(loaded: Loaded, view: View | None) -> bytes:
+def view_message(loaded: Loaded, view: Any) -> bytes:
     """A "view" message, encoded: the table as of `loaded` with the seat's `view`."""
     state = loaded.state
     return _ENCODER.encode(
@@ -141,20 +148,21 @@ def view_message(loaded: Loaded, view: View | None) -> bytes:
 class SharedView:
     """The "view" messages of one table version for every seat, from one encoding.
 
-    A seat's view differs from the spectator's only in its seat, its hand and its legal
-    moves (see `hub.seat_view`), so the spectator's message is encoded once and a seat's is
+    When a game's view of a seat differs from the spectator's only in its `seat`, `hand`
+    and `legal` (Banakil's do), the spectator's message is encoded once and a seat's is
     spliced from it: its seat number, its hand and its legal moves put in their places.
     Byte for byte what encoding the seat's own message gives (a test holds it to that on
-    every state of whole deals); were the encoding ever not as expected, each seat's
-    message is encoded whole instead."""
+    every state of whole deals). A view of another shape, one that differs in anything
+    else, or an encoding not as expected, is encoded whole instead."""
 
-    __slots__ = ("_hand", "_head", "_loaded", "_public", "_rest")
+    __slots__ = ("_hand", "_head", "_loaded", "_public", "_public_view", "_rest")
 
-    def __init__(self, loaded: Loaded, public: View | None) -> None:
+    def __init__(self, loaded: Loaded, public: Any) -> None:
         self._loaded = loaded
         self._public = view_message(loaded, public)
+        self._public_view = public
         self._head = self._hand = self._rest = b""
-        if public is None or public.seat is not None or public.hand is not None:
+        if not _spliceable(public) or public.seat is not None or public.hand is not None:
             return
         message = self._public
         # Found by the bytes around them: a string never holds an unescaped quote, and only
@@ -169,11 +177,13 @@ class SharedView:
         self._hand = message[start + len(_NO_SEAT) : hand] + _HAND  # ,"ruleset": ... ,"hand":
         self._rest = message[hand + len(_NO_HAND) : -len(end)] + _LEGAL  # ,"hand_sizes": ...
 
-    def message(self, view: View | None) -> bytes:
+    def message(self, view: Any) -> bytes:
         """The message for the seat whose view (from the same state) is `view`."""
-        if view is None or view.seat is None:
-            return self._public
-        if not self._head:
+        if view is None or getattr(view, "seat", None) is None:
+            if view is None or view == self._public_view:
+                return self._public
+            return view_message(self._loaded, view)
+        if not self._head or not self._differs_in_seat_only(view):
             return view_message(self._loaded, view)
         return b"".join(
             (
@@ -187,6 +197,19 @@ class SharedView:
             )
         )
 
+    def _differs_in_seat_only(self, view: Any) -> bool:
+        """`view` is the spectator's with its own seat, hand and legal moves put in."""
+        seats = {"seat": view.seat, "hand": view.hand, "legal": view.legal}
+        return type(view) is type(self._public_view) and (
+            msgspec.structs.replace(self._public_view, **seats) == view
+        )
+
+
+def _spliceable(view: Any) -> bool:
+    """A view Struct with a seat, a hand and legal moves, in the order the splice reads."""
+    fields = getattr(view, "__struct_fields__", ())
+    return "seat" in fields and "hand" in fields and fields[-1:] == ("legal",)
+
 
 _SEAT = b'"view":{"seat":'
 _NO_SEAT = _SEAT + b"null"
@@ -195,7 +218,7 @@ _NO_HAND = _HAND + b"null"
 _LEGAL = b',"legal":'
 
 
-def welcome_message(loaded: Loaded, seat: int | None, view: View | None) -> bytes:
+def welcome_message(loaded: Loaded, seat: int | None, view: Any) -> bytes:
     """The "welcome" message, encoded: like a view, and the seat the socket holds."""
     state = loaded.state
     return _ENCODER.encode(
@@ -231,19 +254,24 @@ def rejected(client_id: str | None, why: RuleViolation | Rejection) -> dict[str,
     }
 
 
-def seat_event(event: AnyEvent, seat: int | None) -> AnyEvent:
-    """An event as `seat` may learn it (the engine's `redact`; table events are public)."""
+def seat_event(event: AnyEvent, seat: int | None, game: protocol.Game) -> AnyEvent:
+    """An event as `seat` may learn it (the game's `redact`; table events are public)."""
     if isinstance(event, TABLE_EVENTS):
         return event
-    return redact(event, seat)
+    redacted: AnyEvent = game.redact(event, seat)
+    return redacted
 
 
 def missed(
-    since: int, version: int, events: list[tuple[int, AnyEvent]], seat: int | None
+    since: int,
+    version: int,
+    events: list[tuple[int, AnyEvent]],
+    seat: int | None,
+    game: protocol.Game,
 ) -> dict[str, Any]:
     return {
         "type": "missed",
         "since": since,
         "version": version,
-        "events": [{"version": v, "event": seat_event(e, seat)} for v, e in events],
+        "events": [{"version": v, "event": seat_event(e, seat, game)} for v, e in events],
     }

@@ -23,7 +23,6 @@ from litestar import post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
-from engine.banakil.options import Mode, options_from
 from engine.errors import RuleViolation
 from engine.table import Leave, SeatKind, SeatPresence
 from services.gateway.auth import bearer_seat
@@ -31,18 +30,20 @@ from services.gateway.errors import ApiError
 from services.gateway.openapi import refusals
 from services.gateway.tokens import sign
 from services.gateway.wiring import Gateway
+from services.tables.games import DEFAULT_GAME, game_named
 from services.tables.service import Outcome
 
 __all__ = ["PLAY_ROUTES"]
 
 PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 _PLAYER_SEAT = 1
+_GAME = DEFAULT_GAME  # the game played against the computer
 
 
 class VsComputerRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     player: PlayerName
     ruleset: Literal["classic", "sahrat"] = "sahrat"
-    mode: Mode = "partnership"
+    mode: Literal["partnership", "one_vs_one"] = "partnership"  # Banakil's modes (PF-MODE-1)
 
 
 class VsComputer(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,7 +66,9 @@ async def play_vs_computer(
     data: JSONBody[VsComputerRequest], gw: NamedDependency[Gateway]
 ) -> VsComputer:
     """A started table: the player in seat 1 against the computer's bots (PF-MODE-1)."""
-    options = options_from(data.ruleset, mode=data.mode, table_kind="free", bots_allowed=True)
+    # This page's game is Banakil, looked up like any other; its free table with bots.
+    game = game_named(_GAME)
+    options = game.options_from(data.ruleset, mode=data.mode, table_kind="free", bots_allowed=True)
     human: SeatKind = "human"
     bot: SeatKind = "bot"
     seats = (human,) + (bot,) * (options.seats - 1)

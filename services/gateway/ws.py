@@ -22,6 +22,7 @@ from litestar.di import NamedDependency
 from litestar.exceptions import WebSocketDisconnect
 from litestar.params import FromPath
 
+from engine import protocol
 from engine.errors import RuleViolation
 from services.gateway.hub import Session
 from services.gateway.limits import too_deep
@@ -36,6 +37,7 @@ from services.gateway.outage import UNAVAILABLE_CODE, down_part, unavailable_mes
 from services.gateway.tokens import refusal, seat_of
 from services.gateway.wiring import Gateway
 from services.tables import validation
+from services.tables.games import game_of
 
 __all__ = ["table_socket"]
 
@@ -83,7 +85,7 @@ async def table_socket(
             if since is not None:
                 events = await gw.service.events(table_id, since)
                 events = [(v, e) for v, e in events if v <= loaded.version]
-                then.append(missed(since, loaded.version, events, seat))
+                then.append(missed(since, loaded.version, events, seat, game_of(loaded.state)))
         except RuleViolation as refused:  # a table that cannot be read (quarantined)
             return await _refuse(socket, refused, _CONFLICT)
         except Exception as exc:
@@ -93,13 +95,15 @@ async def table_socket(
         await session.greet(loaded, then)
         await gw.presence.arrived(session)  # PF-CONN-2: back within the grace, or later
         await _follow_up(gw, table_id)  # in case a gateway died before doing it
-        await _serve(socket, session, gw)
+        await _serve(socket, session, gw, game_of(loaded.state))  # a table never changes game
     finally:
         await gw.hub.leave(session)
         await gw.presence.departed(session)  # PF-CONN-1: away once its last socket closed
 
 
-async def _serve(socket: WebSocket[Any, Any, Any], session: Session, gw: Gateway) -> None:
+async def _serve(
+    socket: WebSocket[Any, Any, Any], session: Session, gw: Gateway, game: protocol.Game
+) -> None:
     limit = gw.settings.max_message_bytes
     while not session.closed:
         try:
@@ -111,7 +115,7 @@ async def _serve(socket: WebSocket[Any, Any, Any], session: Session, gw: Gateway
         text, data = message.get("text"), message.get("bytes")
         raw = text.encode() if text is not None else data or b""
         try:
-            client_id, command = decode_client(raw, limit)
+            client_id, command = decode_client(raw, limit, game)
             validation.command_id(client_id)
         except RuleViolation as exc:
             await session.send(rejected(None if len(raw) > limit else command_id_of(raw), exc))

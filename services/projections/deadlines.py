@@ -4,10 +4,10 @@ A deadline is a system command with a deterministic command id, due at a moment 
 from the log (see `services/projections/in_play.py`): whichever clock process fires it,
 however often, the store appends it once, and the engine refuses it once its turn is over.
 
-- a turn (PF-TIMER-1): options.turn_seconds from the batch that started the turn, then
-  Timeout under `timeout:<deal>:<turn>:draw`;
-- the discard window (PF-TIMER-3..6): 5 s from the batch with TurnTimedOut, then Timeout
-  under `timeout:<deal>:<turn>:discard`;
+- the game's running wait (`Game.timer`, PF-TIMER, PF-AUTO): in Banakil a turn
+  (PF-TIMER-1: options.turn_seconds from the batch that started the turn, then Timeout
+  under `timeout:<deal>:<turn>:draw`) or the discard window (PF-TIMER-3..6: 5 s from the
+  batch with TurnTimedOut, then Timeout under `timeout:<deal>:<turn>:discard`);
 - an away seat (PF-CONN-2/3, free tables only): 60 s from the batch with
   SeatDisconnected, then ReplaceWithBot under `replace:<seat>:<version of that event>`.
 
@@ -28,17 +28,17 @@ service's own rule (`services/tables/turns.py`), which the write path reports to
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Literal
 
 import msgspec
 
-from engine.banakil.messages import Timeout
 from engine.table import AnyCommand, ReplaceWithBot, bots_may_sit
 from services.projections.in_play import Tracked
+from services.tables.games import game_of
 from services.tables.turns import turn_deadline
 
 __all__ = [
     "RECONNECT_SECONDS",
+    "REPLACE",
     "WARNING_SECONDS",
     "Deadline",
     "deadlines",
@@ -50,12 +50,12 @@ __all__ = [
 WARNING_SECONDS = 5.0  # PF-TIMER-2: the last 5 s of a wait
 RECONNECT_SECONDS = 60.0  # PF-CONN-2
 
-Kind = Literal["turn", "window", "replace"]
+REPLACE = "replace"  # the kind of an away seat's grace; a game's waits have its own kinds
 
 
 class Deadline(msgspec.Struct, frozen=True, kw_only=True):
     table_id: str
-    kind: Kind
+    kind: str  # the game's name for the wait (Banakil: "turn", "window"), or REPLACE
     at: datetime
     seat: int  # the seat the wait is for (the acting seat, or the away seat)
     command: AnyCommand  # sent by the system (seat 0)
@@ -70,23 +70,25 @@ def utc_now() -> datetime:
 
 
 def timer(tracked: Tracked) -> Deadline | None:
-    """The table's running wait: a turn or a discard window, if any."""
+    """The table's running wait (a turn or a discard window in Banakil), if any: when it
+    ends, and the command the game has the system send then."""
     at = turn_deadline(tracked.state, tracked.since)
     game = tracked.state.game_state
     if at is None or game is None:
         return None
-    deal, turn = game.deal, game.turn_no
-    kind: Kind = "window" if game.window else "turn"
-    stage = "discard" if game.window else "draw"
+    wait = game_of(tracked.state).timer(game)
+    if wait is None:  # pragma: no cover - turn_deadline found this very timer
+        return None
     return Deadline(
         table_id=tracked.table_id,
-        kind=kind,
+        kind=wait.kind,
         at=at,
-        seat=game.turn,
-        command=Timeout(deal=deal, turn=turn),
-        command_id=f"timeout:{deal}:{turn}:{stage}",
-        deal=deal,
-        turn=turn,
+        seat=wait.seat,
+        command=wait.command,
+        command_id=wait.command_id,
+        # The warning names the unit and turn where the game's state counts them.
+        deal=getattr(game, "deal", 0),
+        turn=getattr(game, "turn_no", 0),
     )
 
 
@@ -102,7 +104,7 @@ def deadlines(tracked: Tracked) -> list[Deadline]:
             out.append(
                 Deadline(
                     table_id=tracked.table_id,
-                    kind="replace",
+                    kind=REPLACE,
                     at=since + timedelta(seconds=RECONNECT_SECONDS),
                     seat=seat,
                     command=ReplaceWithBot(seat=seat),
@@ -114,6 +116,6 @@ def deadlines(tracked: Tracked) -> list[Deadline]:
 
 def warning_at(deadline: Deadline) -> datetime | None:
     """When the seat's clients are warned of a wait's end (PF-TIMER-2); None: no warning."""
-    if deadline.kind == "replace":
+    if deadline.kind == REPLACE:
         return None
     return deadline.at - timedelta(seconds=WARNING_SECONDS)

@@ -19,13 +19,13 @@ event and only then may the host cut (his 15 s count from there, PF-CUT-2).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
-from engine.banakil.decide import needs_cut
-from engine.banakil.messages import CloseSeedWindow, Command, CommitSeed, Deal, StackDeck
 from engine.table import AnyCommand, TableState, played_by_bot
 from services.tables.bot_policy import cut_command_id, return_move
+from services.tables.games import awaits_cut, game_of, system_command
 
 __all__ = [
     "SYSTEM",
@@ -110,23 +110,25 @@ def next_follow_up(
     back = return_move(state, version)
     if back is not None:
         return FollowUp(seat=back.seat, command=back.command, command_id=back.command_id)
-    if game.phase == "seeding":
+    rules = game_of(state)
+    if rules.unit.needs_secret(game):
         if game.deal == 0 and stacked is not None:
-            command: Command = StackDeck(
-                cards=stacked.cards, dealer=stacked.dealer, cut=stacked.cut
+            command: Any = system_command(
+                rules, "StackDeck", cards=stacked.cards, dealer=stacked.dealer, cut=stacked.cut
             )
         else:
-            command = CommitSeed(secret=secret().hex())
+            command = rules.unit.commit(secret().hex())
         return FollowUp(seat=SYSTEM, command=command, command_id=command_id)
     if game.phase == "seeded":
-        if needs_cut(game):
+        if awaits_cut(rules, game):
             if game.seed_window and window_may_close(state, seed_window):
-                close = CloseSeedWindow()
+                close = system_command(rules, "CloseSeedWindow")
                 return FollowUp(seat=SYSTEM, command=close, command_id=close_command_id(game.deal))
             return None  # BK-DEAL-C1: the window's timer, then the host cuts (or PF-CUT-3)
         if reveal > 0 and game.deal > 1:
             return None  # PF-REVEAL-1/3: the end-of-deal screen is up; the timer deals
         if window_may_close(state, seed_window):
-            return FollowUp(seat=SYSTEM, command=Deal(), command_id=deal_command_id(game.deal))
+            deal = system_command(rules, "Deal")
+            return FollowUp(seat=SYSTEM, command=deal, command_id=deal_command_id(game.deal))
         return None  # the client seed window is open
     return None  # a seat must act: a player, or a bot (the bots worker)

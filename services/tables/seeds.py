@@ -34,8 +34,6 @@ from typing import Any, Literal
 
 import msgspec
 
-from engine.banakil.decide import needs_cut
-from engine.banakil.messages import CloseSeedWindow, Cut, Deal
 from services.store.port import EventStore
 from services.tables.followups import (
     SYSTEM,
@@ -44,6 +42,7 @@ from services.tables.followups import (
     deal_command_id,
     window_may_close,
 )
+from services.tables.games import awaits_cut, game_named, game_of, system_command
 
 __all__ = ["CUT_ENV", "REVEAL_ENV", "WINDOW_ENV", "Deadlines", "SeedTiming", "due"]
 
@@ -62,6 +61,8 @@ _BEGAN: dict[str, tuple[str, ...]] = {
     "close": ("SeedCommitted",),
     "cut": ("SeedWindowClosed", "DeckStacked"),
 }
+# The system's command when a wait of each kind is over (PF-AMB-12 h, PF-CUT-3).
+_COMMAND: dict[str, str] = {"deal": "Deal", "close": "CloseSeedWindow", "cut": "Cut"}
 Issue = Callable[[str, int, Any, str], Awaitable[object]]  # (table, seat, command, id)
 
 
@@ -106,6 +107,7 @@ class Due(msgspec.Struct, frozen=True, kw_only=True):
     kind: Kind
     deal: int
     seconds: float
+    game: str  # the table's game, whose command ends the wait
 
 
 def due(state: Any, timing: SeedTiming) -> Due | None:
@@ -113,14 +115,15 @@ def due(state: Any, timing: SeedTiming) -> Due | None:
     game = state.game_state
     if state.status != "playing" or game is None or game.phase != "seeded":
         return None
-    if needs_cut(game):
+    rules = game_of(state)
+    if awaits_cut(rules, game):
         if game.seed_window:  # PF-AMB-12 h: the seeds first, before the host may cut
             if window_may_close(state, timing.seed_window):
                 return None  # closed by the follow-ups at once
-            return Due(kind="close", deal=game.deal, seconds=timing.seed_window)
+            return Due(kind="close", deal=game.deal, seconds=timing.seed_window, game=rules.name)
         if state.seats[game.host - 1].kind != "human":
             return None  # a bot host cuts as its move
-        return Due(kind="cut", deal=game.deal, seconds=timing.cut_seconds)
+        return Due(kind="cut", deal=game.deal, seconds=timing.cut_seconds, game=rules.name)
     # PF-REVEAL-1/3: after a deal the hands stay shown this long before the next is dealt.
     # The next deal's seed is committed as the last one ends, so both count from then.
     pause = timing.reveal_seconds if game.deal > 1 else 0.0
@@ -130,7 +133,7 @@ def due(state: Any, timing: SeedTiming) -> Due | None:
     seconds = max(window, pause)
     if seconds <= 0:
         return None  # dealt by the follow-ups at once
-    return Due(kind="deal", deal=game.deal, seconds=seconds)
+    return Due(kind="deal", deal=game.deal, seconds=seconds, game=rules.name)
 
 
 class _Armed:
@@ -190,13 +193,13 @@ class Deadlines:
         entry = self._armed.get(table_id)
         if entry is not None and entry.task is asyncio.current_task():
             del self._armed[table_id]
+        command: Any = system_command(game_named(due.game), _COMMAND[due.kind])
         if due.kind == "deal":
-            command: Any = Deal()
             command_id = deal_command_id(due.deal)
         elif due.kind == "close":
-            command, command_id = CloseSeedWindow(), close_command_id(due.deal)
+            command_id = close_command_id(due.deal)
         else:
-            command, command_id = Cut(), cut_command_id(due.deal)  # PF-CUT-3
+            command_id = cut_command_id(due.deal)  # PF-CUT-3: the system's cut, no position
         try:
             outcome = await self._issue(table_id, SYSTEM, command, command_id)
         except Exception:  # the next change of the table arms the timer again

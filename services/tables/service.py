@@ -24,9 +24,6 @@ from typing import Any
 
 import msgspec
 
-from engine import banakil
-from engine.banakil.messages import StackDeck
-from engine.banakil.options import BanakilOptions
 from engine.errors import RuleViolation
 from engine.table import (
     AnyEvent,
@@ -60,6 +57,7 @@ from services.tables.codec import (
     encode_state,
 )
 from services.tables.followups import SYSTEM, StackedDeal, next_follow_up
+from services.tables.games import game_of, system_command
 from services.tables.publisher import Publisher
 from services.tables.quarantine import Quarantine, table_at_fault
 from services.tables.seeds import Deadlines, SeedTiming
@@ -147,7 +145,9 @@ class _Entry:
         for row in rows:
             self.remember(row.metadata.command_id, row.version, row.metadata.command)
             if row.version == self.version + 1:
-                self.state = evolve_table(self.state, decode_event(row))
+                # Named once the stream is created: its rows are its game's, never another's.
+                game = self.state.game or None
+                self.state = evolve_table(self.state, decode_event(row, game=game))
                 self.version = row.version
             if row.type in WAIT_STARTS and row.version <= self.version:
                 self.started = _batch_time(row.metadata)  # rows before a snapshot count too
@@ -199,7 +199,7 @@ class TableService:
 
     async def create_table(
         self,
-        options: BanakilOptions,
+        options: Any,  # the options Struct of the game (`Game.options`), validated by it
         seats: tuple[SeatKind, ...],
         stacked: StackedDeal | None = None,
         host: str | None = None,
@@ -220,10 +220,13 @@ class TableService:
         if stacked is not None:
             assert state.game_state is not None
             # Checked now, so that a bad deck is refused before anything is written.
-            banakil.decide(
+            game = game_of(state)
+            game.decide(
                 state.game_state,
                 SYSTEM,
-                StackDeck(cards=stacked.cards, dealer=stacked.dealer, cut=stacked.cut),
+                system_command(
+                    game, "StackDeck", cards=stacked.cards, dealer=stacked.dealer, cut=stacked.cut
+                ),
             )
             await self._store.append(
                 setup_stream(table_id),

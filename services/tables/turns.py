@@ -3,7 +3,8 @@
 A loaded table tells its readers when its turn (or discard window) runs out
 (`Loaded.deadline`), so this rule lives beneath the table service; the clock's full set of
 deadlines, which also gives each one its command, is built on it in
-`services/projections/deadlines.py`.
+`services/projections/deadlines.py`. How long a wait lasts is the game's own answer
+(`Game.timer`, PF-TIMER-1..5); only the moment it began is the service's.
 """
 
 from __future__ import annotations
@@ -11,17 +12,16 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from engine.table import TableState
+from services.tables.games import game_of
 
-__all__ = ["DISCARD_SECONDS", "turn_deadline"]
-
-DISCARD_SECONDS = 5.0  # PF-TIMER-3..5: the discard window after the turn time
+__all__ = ["turn_deadline"]
 
 
 def turn_deadline(state: TableState, since: datetime | None) -> datetime | None:
     """When the running turn or discard window of a table ends, for a wait that began at
     `since` (PF-TIMER-1, PF-TIMER-3); None when no turn is running."""
     game = state.game_state
-    if state.status != "playing" or game is None or since is None or game.phase != "play":
+    if state.status != "playing" or game is None or since is None:
         return None
-    seconds = DISCARD_SECONDS if game.window else float(game.options.turn_seconds)
-    return since + timedelta(seconds=seconds)
+    timer = game_of(state).timer(game)
+    return None if timer is None else since + timedelta(seconds=timer.seconds)

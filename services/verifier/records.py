@@ -35,27 +35,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import msgspec
-from msgspec.structs import asdict, replace
+from msgspec.structs import replace
 
-from engine.banakil.messages import (
-    EVENT_TYPES,
-    ClientSeedSent,
-    Command,
-    DealScored,
-    DeckStacked,
-    Event,
-    SeedCommitted,
-    SeedRevealed,
-)
-from engine.banakil.options import PRESETS, BanakilOptions, options_from
+from engine import protocol
 from engine.cards import faces
 from engine.replay import DealRecord, Record, SeatCommand, Seed
 from engine.table import AnyEvent, SeatTaken, TableCreated
 from services.store.port import EventStore, StoredEvent
 from services.tables.codec import decode_event, decode_event_sealed
+from services.tables.games import DEFAULT_GAME, game_named
 from services.tables.sealing import SealError
 
 __all__ = [
@@ -69,8 +60,24 @@ __all__ = [
 ]
 
 _DEAL_ID = re.compile(r"(?P<table>[A-Za-z0-9_-]{1,64})-(?P<deal>[1-9][0-9]{0,8})")
-_COMMAND = msgspec.json.Decoder(Command)
 _NULL = b"null"
+# A strict decoder of each game's command union, made on first use.
+_COMMANDS: dict[str, msgspec.json.Decoder[Any]] = {}
+
+
+class _Fairness:
+    """The events of a game's fairness lifecycle (PF-FAIR-1..5, PF-AMB-12 h), found by name
+    in its event union: the commitment, a stacked deck, a client seed and the reveal. A
+    deal record (docs/deal-format.md) is written from them."""
+
+    __slots__ = ("committed", "revealed", "seed_sent", "stacked")
+
+    def __init__(self, game: protocol.Game) -> None:
+        types: dict[str, type[Any]] = {t.__name__: t for t in game.event_types}
+        self.committed = types["SeedCommitted"]
+        self.stacked = types["DeckStacked"]
+        self.seed_sent = types["ClientSeedSent"]
+        self.revealed = types["SeedRevealed"]
 
 
 class RecordProblem(Exception):
@@ -130,11 +137,12 @@ class _Deal:
         self.number = number
         self.appends: list[_Append] = []
 
-    def events(self) -> list[Event]:
-        return [e for a in self.appends for e in a.events]  # type: ignore[misc]
+    def events(self) -> list[Any]:
+        return [e for a in self.appends for e in a.events]
 
-    def finished(self) -> bool:
-        return any(isinstance(e, DealScored) for a in reversed(self.appends) for e in a.events)
+    def finished(self, game: protocol.Game) -> bool:
+        ends = game.unit.ends
+        return any(ends(e) is not None for a in reversed(self.appends) for e in a.events)
 
 
 class TableLog:
@@ -145,6 +153,8 @@ class TableLog:
         self.created: TableCreated | None = None
         self.names: dict[int, str] = {}
         self.deals: list[_Deal] = []
+        # The table's game, from its TableCreated (the first event of every table).
+        self.game = game_named(DEFAULT_GAME)
         current: _Append | None = None
         for row in rows:
             starts = current is None or row.metadata.command_id != current.last.metadata.command_id
@@ -155,15 +165,17 @@ class TableLog:
             current.events.append(event)
             current.rows.append(row)
             current.last = row
-            game = isinstance(event, EVENT_TYPES)
-            if starts and game:  # presence and other table commands are not the game's
-                if isinstance(event, SeedCommitted | DeckStacked):  # a deal's opening
-                    self.deals.append(_Deal(event.deal))
-                if self.deals:
-                    self.deals[-1].appends.append(current)
             if isinstance(event, TableCreated):
                 self.created = event
-            elif isinstance(event, SeatTaken):
+                self.game = game_named(event.game)
+            # Presence and the other table commands are not the game's.
+            if starts and isinstance(event, self.game.event_types):
+                opened = self.game.unit.begins(event)  # a deal's opening
+                if opened is not None:
+                    self.deals.append(_Deal(opened))
+                if self.deals:
+                    self.deals[-1].appends.append(current)
+            if isinstance(event, SeatTaken):
                 self.names[event.seat] = event.player
 
     def record(self, upto: int) -> Record:
@@ -175,7 +187,7 @@ class TableLog:
             raise RecordProblem(
                 404, "no_such_deal", "", f"deal {where} has not begun at this table"
             )
-        if not self.deals[upto - 1].finished():
+        if not self.deals[upto - 1].finished(self.game):
             raise RecordProblem(
                 409,
                 "deal_not_finished",
@@ -188,8 +200,9 @@ class TableLog:
             self.names.get(seat) or f"Bot {seat}" for seat in range(1, len(created.seats) + 1)
         )
         return Record(
-            game="banakil",
-            options=record_options_of(created.options),
+            # Any: Record still names Banakil alone; the deal format names every game later.
+            game=cast(Any, self.game.name),
+            options=record_options_of(created.options, self.game),
             seats=seats,
             host=created.host,
             deals=tuple(self._deal_record(deal) for deal in self.deals[:upto]),
@@ -197,6 +210,10 @@ class TableLog:
 
     def _deal_record(self, deal: _Deal) -> DealRecord:
         where = deal_id(self.table_id, deal.number)
+        fair = _Fairness(self.game)
+        decoder = _COMMANDS.get(self.game.name)
+        if decoder is None:
+            decoder = _COMMANDS[self.game.name] = msgspec.json.Decoder(self.game.command)
         commands = []
         for append in deal.appends[1:]:  # after the commitment (or the stacked deck)
             raw = bytes(append.command)
@@ -208,18 +225,18 @@ class TableLog:
                     f"deal {where} was stored without its commands (before the service kept "
                     "them), so it cannot be decided again",
                 )
-            command = _COMMAND.decode(raw)
+            command = decoder.decode(raw)
             commands.append(SeatCommand(seat=append.seat, command=command))
         public = deal.events()
-        if isinstance(public[0], SeedCommitted) and not any(
-            isinstance(e, SeedRevealed) for e in public
+        if isinstance(public[0], fair.committed) and not any(
+            isinstance(e, fair.revealed) for e in public
         ):  # a deal without a secret to reveal is stacked; this one is not
             raise RecordProblem(
                 409, "deal_not_finished", "PF-FAIR-3", f"deal {where} has not been revealed"
             )
         events = self._opened(deal)
         first = events[0]
-        if isinstance(first, DeckStacked):
+        if isinstance(first, fair.stacked):
             return DealRecord(
                 deck=tuple(faces(first.cards)),
                 dealer=first.dealer,
@@ -227,11 +244,11 @@ class TableLog:
                 commands=tuple(commands),
                 events=tuple(events),
             )
-        assert isinstance(first, SeedCommitted)  # a deal starts with one or the other
-        revealed = next(e for e in events if isinstance(e, SeedRevealed))
+        assert isinstance(first, fair.committed)  # a deal starts with one or the other
+        revealed = next(e for e in events if isinstance(e, fair.revealed))
         seeds = [""] * len(self.created.seats if self.created else ())
         for event in events:
-            if isinstance(event, ClientSeedSent):
+            if isinstance(event, fair.seed_sent):
                 seeds[event.seat - 1] = event.seed
         events[0] = replace(first, secret="")
         return DealRecord(
@@ -240,12 +257,11 @@ class TableLog:
             events=tuple(events),
         )
 
-    def _opened(self, deal: _Deal) -> list[Event]:
+    def _opened(self, deal: _Deal) -> list[Any]:
         """The deal's events as stored, hidden cards opened (after its reveal); the
         commitment's secret is left sealed: the record takes the revealed one."""
         try:
-            opened = [decode_event(r, secret=False) for a in deal.appends for r in a.rows]
-            return opened  # type: ignore[return-value]
+            return [decode_event(r, secret=False) for a in deal.appends for r in a.rows]
         except SealError as exc:
             raise RecordProblem(
                 500,
@@ -255,21 +271,10 @@ class TableLog:
             ) from None
 
 
-def record_options_of(options: BanakilOptions) -> dict[str, Any]:
-    """The record's "options" for a table's options: the preset, then every option that
-    differs from it (and the 1v1 target, which the mode alone would reset)."""
-    preset = PRESETS[options.ruleset]
-    out: dict[str, Any] = {"preset": options.ruleset}
-    mine, theirs = asdict(options), asdict(preset)
-    for name, value in mine.items():
-        if name != "ruleset" and value != theirs[name]:
-            out[name] = value
-    if options.mode == "one_vs_one":
-        out["target_score"] = options.target_score
-    overrides = {k: v for k, v in out.items() if k != "preset"}
-    if options_from(options.ruleset, **overrides) != options:  # pragma: no cover - a net
-        out = {"preset": options.ruleset, **{k: v for k, v in mine.items() if k != "ruleset"}}
-    return out
+def record_options_of(options: Any, game: protocol.Game | None = None) -> dict[str, Any]:
+    """The record's "options" for a table's options (the game's own, `records.options_of`:
+    in Banakil the preset, then every option that differs from it)."""
+    return (game or game_named(DEFAULT_GAME)).records.options_of(options)
 
 
 async def deal_record(store: EventStore, deal: str) -> Record:

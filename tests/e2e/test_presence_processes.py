@@ -14,7 +14,7 @@ later. Each clock looks once (its --interval is longer than the test) and stops,
 fires is what is due at one known moment, and nothing else runs a table's timers between
 two looks. Each test has a database of its own: a clock fires every table's deadlines, and
 the session's other tables are not this test's to move on. The players' moves are the
-bot policy's choices (`services.tables.bot_policy.bot_command`), sent by each seat's client once
+bot policy's choices (the game's bot, `engine.protocol.Game.bot`), sent by each seat's client once
 its view shows the table as the move was chosen on, as a client would.
 """
 
@@ -37,7 +37,7 @@ import httpx
 import msgspec
 import pytest
 
-from engine import fair
+from engine import fair, protocol
 from engine.banakil.messages import (
     CardDiscarded,
     CardDrawn,
@@ -52,7 +52,6 @@ from services.projections.deadlines import utc_now
 from services.runtime.infra import free_port
 from services.store.port import StoredEvent
 from services.store.postgres import PostgresEventStore
-from services.tables.bot_policy import bot_command
 from services.tables.codec import decode_event
 from tests.e2e.gateway_support import Client, states_by_version
 from tests.e2e.process_support import SAHRA, GatewayProcess
@@ -72,6 +71,11 @@ _WAIT = 20.0  # seconds for anything a process does in milliseconds
 async def database(database_url: str) -> AsyncIterator[str]:
     async with scratch_database(database_url, "sahra_presence") as url:
         yield url
+
+
+def _bot_command(game: Any, seat: int) -> Any:
+    """The game's bot's move for `seat` (always one its rules accept)."""
+    return protocol.get("banakil").bot(game, seat)[1]
 
 
 class _Worker:
@@ -188,7 +192,7 @@ class _Table:
                     continue
                 client = self.clients[game.turn]
                 await client.view_at(version)  # as a client: it acts on what it was shown
-                command = msgspec.to_builtins(bot_command(game, game.turn))
+                command = msgspec.to_builtins(_bot_command(game, game.turn))
                 reply = await client.command(command, f"v{version}")
                 assert reply["type"] == "accepted", (game.turn, command, reply)
 
@@ -415,7 +419,7 @@ async def test_a_seat_cut_off_for_60_s_goes_to_a_bot_and_back_to_its_player_pf_c
     assert _view_hand(back.messages[0]) == _hand(state)  # his seat, with the bot's hand
     assert state.seats[_SEAT - 1].presence == "returning"  # watching
     assert state.game_state is not None
-    early = await back.command(msgspec.to_builtins(bot_command(state.game_state, _SEAT)))
+    early = await back.command(msgspec.to_builtins(_bot_command(state.game_state, _SEAT)))
     assert (early["type"], early["code"], early["rule_id"]) == (
         "rejected",
         "bot_plays_seat",

@@ -9,13 +9,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from engine import banakil
 from engine.replay import decode_record, record_options, run_record
 from engine.table import SeatInfo, TableState, new_table
-from services.gateway.hub import Frame, Session, seat_view, table_view
-from services.gateway.messages import view_message, welcome_message
+from services.gateway.hub import Frame, Session, table_view
+from services.gateway.messages import SharedView, view_message, welcome_message
 from services.tables.codec import encode_json
 from services.tables.service import Loaded
 
@@ -39,12 +40,25 @@ def _loaded(version: int, game: banakil.State | None) -> Loaded:
 
 
 @pytest.mark.parametrize("example", ["classic-stacked-deal", "sahrat-stacked-deal"])
-def test_a_seat_view_from_the_shared_view_is_the_engines_view(example: str) -> None:
-    for game in _states(example):
-        public = banakil.view(game, None)
-        assert public.hand is None
+def test_a_frames_view_of_each_seat_is_the_engines_view(example: str) -> None:
+    for version, game in enumerate(_states(example), start=1):
+        frame = Frame(_loaded(version, game))
+        assert frame.view(None).hand is None
         for seat in (None, 1, 2, 3, 4):
-            assert seat_view(game, public, seat) == banakil.view(game, seat), seat
+            assert frame.view(seat) == banakil.view(game, seat), seat
+
+
+def test_a_seat_view_that_differs_from_the_spectators_beyond_its_own_part_is_encoded_whole() -> (
+    None
+):
+    states = _states("sahrat-stacked-deal")
+    game = states[len(states) // 2]
+    loaded = _loaded(9, game)
+    public = banakil.view(game, None)
+    other = msgspec.structs.replace(banakil.view(game, 2), stock_size=public.stock_size + 1)
+    spliced = SharedView(loaded, public).message(other)
+    assert spliced == view_message(loaded, other)
+    assert msgspec.json.decode(spliced)["view"]["stock_size"] == public.stock_size + 1
 
 
 def test_the_messages_are_the_protocols_bytes() -> None:

@@ -1,4 +1,4 @@
-"""The layout shows the architecture: imports point down, and each kind of module has one
+r"""The layout shows the architecture: imports point down, and each kind of module has one
 home (issue 11).
 
 Every module under `services/` and `engine/` is parsed with `ast`, so an import inside a
@@ -11,13 +11,22 @@ own; the rest of `services/bus/` is the bus port and its adapters.
 
 Every `sahra` subcommand lives in `services/cli/` and every bench (and the soak) in
 `services/bench/`: a `*_cli.py`, a `cli.py` or a bench module anywhere else is refused.
+
+Services depend only on the seam (issue 11): no module under `services/` imports a game
+package (each package under `engine/` is one game family's, and every registered game
+built into the engine lives in one), nor names one in its text, the way
+`grep -rln "engine\.banakil\|from engine import banakil" services/` would find it. A
+service reaches a game through the registry (`engine.protocol.get`) alone.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
+
+from engine import protocol
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -122,6 +131,48 @@ def misplaced_modules(root: Path) -> list[str]:
     return sorted(found)
 
 
+def game_packages(root: Path) -> set[str]:
+    """Every game package under `root`: each package directly under engine/ (one per game
+    family, docs/games.md)."""
+    engine = root / "engine"
+    return {f"engine.{p.name}" for p in engine.iterdir() if (p / "__init__.py").is_file()}
+
+
+def game_imports(root: Path) -> list[str]:
+    """Each import of a game package by a module under `root`/services, and each line of
+    such a module that names one (`engine.<game>`, `from engine import <game>`)."""
+    games = game_packages(root)
+    known = _modules(root)
+    names = "|".join(re.escape(g.split(".")[1]) for g in sorted(games))
+    named = re.compile(rf"\bengine\.({names})\b|\bfrom engine import .*\b({names})\b")
+    found: list[str] = []
+    for module, path in known.items():
+        if not module.startswith("services."):
+            continue
+        for line, target in _imports(module, path, known):
+            if any(target == g or target.startswith(g + ".") for g in games):
+                found.append(f"{module}:{line} imports {target}, a game package")
+        if not names:
+            continue
+        for number, text in enumerate(path.read_text().splitlines(), start=1):
+            if named.search(text):
+                found.append(f"{module}:{number} names a game package: {text.strip()}")
+    return sorted(found)
+
+
+def test_no_module_under_services_imports_or_names_a_game_package() -> None:
+    assert game_imports(_ROOT) == []
+
+
+def test_every_game_built_into_the_engine_lives_in_a_game_package() -> None:
+    packages = game_packages(_ROOT)
+    assert "engine.banakil" in packages
+    for name in protocol.hosted():
+        home = protocol.get(name).decide.__module__
+        if home.startswith("engine."):  # a game registered by the tests lives in tests/
+            assert ".".join(home.split(".")[:2]) in packages, name
+
+
 def test_no_module_imports_a_layer_above_its_own_or_a_package_beside_it() -> None:
     assert layering_violations(_ROOT) == []
 
@@ -210,4 +261,30 @@ def test_a_command_line_module_or_a_bench_outside_its_package_is_found(
         "services/fair_cli.py: a command-line module outside services/cli/",
         "services/soak.py: a bench outside services/bench/",
         "services/store/bench.py: a bench outside services/bench/",
+    ]
+
+
+def test_a_service_importing_or_naming_a_game_package_is_found(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {
+            "engine/cards.py": "",
+            "engine/protocol.py": "",
+            "engine/chess/rules.py": "",
+            "services/gateway/views.py": "from engine import chess\n",
+            "services/tables/moves.py": "import engine.chess.rules\nfrom engine import cards\n",
+            "services/bench/play.py": "def run():\n    from engine.chess.rules import x\n",
+            "services/verifier/audit.py": '"""Reads `engine.chess.rules` records."""\n',
+            "services/store/port.py": "from engine import protocol, cards\n",
+        },
+    )
+    assert game_packages(root) == {"engine.chess"}
+    assert game_imports(root) == [
+        "services.bench.play:2 imports engine.chess.rules, a game package",
+        "services.bench.play:2 names a game package: from engine.chess.rules import x",
+        "services.gateway.views:1 imports engine.chess, a game package",
+        "services.gateway.views:1 names a game package: from engine import chess",
+        "services.tables.moves:1 imports engine.chess.rules, a game package",
+        "services.tables.moves:1 names a game package: import engine.chess.rules",
+        'services.verifier.audit:1 names a game package: """Reads `engine.chess.rules` records."""',
     ]
