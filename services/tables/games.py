@@ -28,8 +28,9 @@ __all__ = [
     "system_command",
 ]
 
-# The game of a table whose state does not say (a stream written before tables named
-# their game): the only game there was then. The one place the services assume one.
+# The game of a table whose state names none (one built before its TableCreated, as tests
+# build them): the only game there was before tables named theirs. The one place the
+# services assume a game.
 DEFAULT_GAME = "banakil"
 
 # The system's commands of the pre-deal lifecycle that mean "the host cuts this unit"
@@ -44,7 +45,7 @@ def game_named(name: str) -> protocol.Game:
 
 def game_of(state: TableState) -> protocol.Game:
     """The game played at the table `state`."""
-    return protocol.get(getattr(state, "game", None) or DEFAULT_GAME)
+    return protocol.get(state.game or DEFAULT_GAME)
 
 
 def awaits_cut(game: protocol.Game, state: Any) -> bool:
