@@ -5,7 +5,8 @@ JSON object including that tag, so a row decodes on its own. Snapshots are keyed
 of the engine's source: any change to the rules invalidates them (they are only a cache).
 
 What a seat may not see rests sealed, and is opened only here, with the seed key:
-- a deal's secret: the `secret` of SeedCommitted is sealed in place (`sealing.py`);
+- a unit's secret: the `secret` of its commitment event (a deal's SeedCommitted) is
+  sealed in place (`sealing.py`);
 - hidden cards (dealt hands, the stock order, a drawn card, a stacked deck): an event
   that has any is stored as {"public": <the event as a spectator sees it>, "sealed":
   <the whole event, sealed for its stream and type>} (`hidden.py`). Readers without the
