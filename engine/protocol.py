@@ -40,8 +40,10 @@ __all__ = [
     "DRAW_LABELS",
     "Game",
     "RecordSection",
+    "TableLog",
     "Timer",
     "Unit",
+    "UnitLog",
     "game",
     "get",
     "hosted",
@@ -95,15 +97,45 @@ class Unit:
 
 
 @dataclass(frozen=True, kw_only=True)
+class UnitLog:
+    """One finished unit of a table as the platform read it from its store, for the game
+    to write into its record: the revealed `secret` (None for a stacked unit, whose first
+    event is the stacked deck), the seats' client seeds (seat order, "" for none), every
+    command after the unit's opening as (seat, command), and the unit's events as stored
+    (hidden cards opened; the commitment's secret written empty)."""
+
+    number: int
+    secret: str | None
+    client_seeds: tuple[str, ...]
+    commands: tuple[tuple[int, Any], ...]
+    events: tuple[Any, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class TableLog:
+    """A table's units 1..n with what every record starts from: its options (as the
+    record writes them, `RecordSection.options_of`), the seats' names and the host."""
+
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    host: int
+    units: tuple[UnitLog, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class RecordSection:
     """The game's part of a deal record (docs/deal-format.md), for `sahra replay` and
-    `sahra verify`: how a record is read, replayed into a report and audited, and the
-    record's "options" for a table's options."""
+    `sahra verify`: how a record is read, replayed into a report and audited, the
+    record's "options" for a table's options, and the record of a table's stored log.
+    Every record names its game (`"game"`), which picks the section that reads it."""
 
     decode: Callable[[bytes | str], Any]
-    replay: Callable[[Any], Any]
+    # replay(record) -> report; a game that can go on past a rejected command also takes
+    # keep_going=True (`sahra replay --keep-going`)
+    replay: Callable[..., Any]
     verify: Callable[[Any], Any]
     options_of: Callable[[Any], dict[str, Any]]
+    build: Callable[[TableLog], Any]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -137,6 +169,10 @@ class Game:
     # the seats the game waits on now (whose move it is), and the running wait if any
     awaiting: Callable[[Any], tuple[int, ...]]
     timer: Callable[[Any], Timer | None]
+    # what a state waits for now, as (phase, unit, turn, part of the turn): a turn's timer
+    # runs from the moment this last changed (services/projections/in_play.py), so the
+    # same turn of another unit, or another part of the same turn, is another wait
+    wait: Callable[[Any], tuple[str, int, int, bool]]
     # a bot's move for a seat the game waits on: who sends it (the seat, or 0 when the
     # system acts for it) and the command, always one that `decide` accepts
     bot: Callable[[Any, int], tuple[int, Any]]

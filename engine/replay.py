@@ -15,7 +15,7 @@ from typing import Any, Literal, TypeVar
 
 import msgspec
 
-from engine import banakil, fair
+from engine import banakil, fair, protocol
 from engine.banakil.decide import decide_fold, needs_cut
 from engine.banakil.evolve import evolve
 from engine.banakil.messages import (
@@ -27,6 +27,7 @@ from engine.banakil.messages import (
     DealEnded,
     DealScored,
     DeckCut,
+    DeckStacked,
     Event,
     MatchEnded,
     SeedCommitted,
@@ -62,6 +63,7 @@ __all__ = [
     "decode_record",
     "fold",
     "opening",
+    "record_of",
     "record_options",
     "report_json",
     "run_record",
@@ -174,6 +176,32 @@ def record_options(record: Record) -> BanakilOptions:
     if preset is not None and not isinstance(preset, str):
         raise RuleViolation("bad_option", "BK-RS-1", '"preset" is "classic", "sahrat" or null')
     return banakil.options_from(preset, **overrides)
+
+
+def record_of(log: protocol.TableLog) -> Record:
+    """The Banakil record of a table's stored deals (`RecordSection.build`): a seeded deal
+    by its revealed secret and client seeds, a stacked one by its deck, dealer and cut."""
+    deals = []
+    for unit in log.units:
+        commands = tuple(SeatCommand(seat=seat, command=c) for seat, c in unit.commands)
+        first = unit.events[0]
+        if unit.secret is None:
+            assert isinstance(first, DeckStacked)  # a deal opens with one or a commitment
+            deals.append(
+                DealRecord(
+                    deck=tuple(faces(first.cards)),
+                    dealer=first.dealer,
+                    cut=first.cut,
+                    commands=commands,
+                    events=unit.events,
+                )
+            )
+        else:
+            seed = Seed(secret=unit.secret, client_seeds=unit.client_seeds)
+            deals.append(DealRecord(seed=seed, commands=commands, events=unit.events))
+    return Record(
+        game="banakil", options=log.options, seats=log.seats, host=log.host, deals=tuple(deals)
+    )
 
 
 def decode_record(data: bytes | str) -> Record:

@@ -153,10 +153,12 @@ GAME = protocol.register(
             replay=replay.run_record,
             verify=verify.verify_record,
             options_of=record_options,
+            build=replay.record_of,
         ),
         state=State,
         bots_allowed=_bots_allowed,
         over=lambda state: state.phase == "over",
+        wait=lambda state: (state.phase, state.deal, state.turn_no, state.window),
         match_starts=_match_starts,
         hints=hints,
     )

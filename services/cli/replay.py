@@ -11,7 +11,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.replay import RecordError, decode_record, report_json, run_record
+import msgspec
+
+from engine.replay import RecordError
+from services.verifier.reading import read_record
 
 __all__ = ["register", "replay"]
 
@@ -43,11 +46,15 @@ def replay(args: argparse.Namespace) -> int:
         print(f"sahra replay: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return _BAD_FILE
     try:
-        record = decode_record(data)
+        game, record = read_record(data)
     except RecordError as exc:
         print(f"sahra replay: {path}: {exc}", file=sys.stderr)
         return _BAD_FILE
-    report = run_record(record, keep_going=args.keep_going)
-    sys.stdout.buffer.write(report_json(report) + b"\n")
+    # The game the record names replays it (Banakil: `engine.replay.run_record`).
+    if args.keep_going:
+        report = game.records.replay(record, keep_going=True)
+    else:
+        report = game.records.replay(record)
+    sys.stdout.buffer.write(msgspec.json.format(msgspec.json.encode(report), indent=2) + b"\n")
     sys.stdout.flush()
-    return _REJECTED if report.stopped else _OK
+    return _REJECTED if getattr(report, "stopped", False) else _OK

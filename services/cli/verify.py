@@ -32,13 +32,14 @@ from typing import Any, TextIO, TypeVar
 
 import msgspec
 
-from engine.replay import Record, RecordError, decode_record
-from engine.verify import Verdict, verify_record
+from engine.replay import RecordError
+from engine.verify import Verdict
 from services.runtime.infra import embedded_postgres
 from services.store.port import EventStore
 from services.tables import sealing
 from services.verifier.audit import AuditSummary, Since, audit
 from services.verifier.brief import brief_lines
+from services.verifier.reading import read_record, verify_any
 from services.verifier.records import RecordProblem, deal_record, parse_deal_id
 
 __all__ = ["ProgressBar", "main", "parse_since", "register"]
@@ -158,10 +159,10 @@ def _file(path: Path, as_json: bool) -> int:
     except OSError as exc:
         return _bad(f"cannot read {path}: {exc.strerror or exc}")
     try:
-        record = decode_record(data)
+        _, record = read_record(data)
     except RecordError as exc:
         return _bad(f"{path}: {exc}")
-    verdict = verify_record(record)
+    verdict = verify_any(record)
     if as_json:
         _print_json({"deal_id": None, "record": msgspec.Raw(data), "verdict": verdict})
     else:
@@ -170,7 +171,7 @@ def _file(path: Path, as_json: bool) -> int:
 
 
 def _one(url: str, deal: str, as_json: bool) -> int:
-    async def fetch(store: EventStore) -> Record:
+    async def fetch(store: EventStore) -> Any:
         return await deal_record(store, deal)
 
     try:
@@ -179,7 +180,7 @@ def _one(url: str, deal: str, as_json: bool) -> int:
         return _bad(problem.message)
     except _Unreachable as exc:
         return _bad(str(exc))
-    verdict = verify_record(record)
+    verdict = verify_any(record)
     if as_json:
         _print_json({"deal_id": deal, "record": record, "verdict": verdict})
     else:
@@ -230,10 +231,16 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip() or type(exc).__name__).splitlines()[0]
 
 
-def _print_verdict(what: str, verdict: Verdict) -> None:
+def _print_verdict(what: str, verdict: Any) -> None:
     head = "verified" if verdict.passed else "NOT verified"
     print(f"{what}: {head}")
-    for line in brief_lines(verdict):
+    # Banakil's verdict in short sentences; another game's verdict as its own JSON.
+    lines = (
+        brief_lines(verdict)
+        if isinstance(verdict, Verdict)
+        else [_ENCODER.encode(verdict).decode()]
+    )
+    for line in lines:
         print(f"  {line}")
     if not verdict.passed:
         print("  (--json prints the record and the verdict whole, both events included)")

@@ -43,12 +43,15 @@ PlayerName = Annotated[
 
 
 class CreateTableRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A new table. `seats` defaults to humans everywhere; `player` (optional) seats the
-    host at once and returns the host's token. `deck`, `dealer` and `cut` stack the first
-    deal (tests and tutorials; refused unless the server allows stacked decks)."""
+    """A new table of any hosted game: its name, a preset of its options and single options
+    over it (each game reads them with its own `options_from`, so the request names no
+    game's options). `ruleset` is the preset (Banakil's rule sets: "classic", "sahrat");
+    unset, the game's default. `seats` defaults to humans everywhere; `player` (optional)
+    seats the host at once and returns the host's token. `deck`, `dealer` and `cut` stack
+    the first deal (tests and tutorials; refused unless the server allows stacked decks)."""
 
-    game: Literal["banakil"] = "banakil"
-    ruleset: Literal["classic", "sahrat"] = "sahrat"
+    game: Annotated[str, msgspec.Meta(max_length=64)] = "banakil"
+    ruleset: Annotated[str, msgspec.Meta(max_length=64)] | None = None
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     seats: tuple[SeatKind, ...] | None = None
     player: PlayerName | None = None
@@ -101,9 +104,14 @@ async def create_table(
 
     With `player`, the host is seated at once and the answer carries the host's seat token.
     Options out of range are refused (422, `bad_option`, naming the option and its range)."""
-    options = game_named(data.game).options_from(data.ruleset, **data.options)
+    game = game_named(data.game)  # unknown_game, naming the hosted ones
+    if data.ruleset is not None and data.ruleset not in game.presets:
+        # A malformed request, as when the schema listed Banakil's rule sets (400).
+        shown = ", ".join(sorted(game.presets))
+        raise ApiError(400, "bad_request", "", f"{data.game} has the rule sets {shown}")
+    options = game.options_from(data.ruleset, **data.options)
     human: SeatKind = "human"
-    seats = data.seats or (human,) * options.seats
+    seats = data.seats or (human,) * game.seats(options)
     stacked = None
     if data.deck is not None or data.dealer is not None or data.cut is not None:
         if not gw.settings.allow_stacked_decks:

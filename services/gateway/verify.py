@@ -7,24 +7,26 @@
 A deal id is "<table id>-<deal number>". Refusals are {code, rule_id, message}: 400 for a
 malformed deal id or record, 404 for an unknown table or deal, 409 for a deal still being
 played (its secret is not revealed yet, PF-FAIR-3) or stored without its commands. The
-verdict is `engine.verify.verify_record`'s, the record the one it checked (for a posted
-record, the body as it was sent).
+verdict is the verifier's of the game the record names (`Game.records.verify`; Banakil's
+is `engine.verify.verify_record`), the record the one it checked (for a posted record,
+the body as it was sent).
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import msgspec
 from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, RawBody
 
-from engine.replay import Record, RecordError, decode_record
-from engine.verify import Verdict, verify_record
+from engine.replay import RecordError
 from services.gateway.errors import ApiError
 from services.gateway.openapi import refusals
 from services.gateway.wiring import Gateway
+from services.verifier.reading import read_record, verify_any
 from services.verifier.records import RecordProblem, deal_record
 
 __all__ = ["VERIFY_ROUTES", "VerifyAnswer"]
@@ -33,23 +35,26 @@ _JSON = "application/json"
 
 
 class VerifyAnswer(msgspec.Struct, frozen=True, kw_only=True):
+    """The record checked and the verdict of its game's verifier (Any: each game's own;
+    Banakil's is `engine.verify.Verdict`)."""
+
     deal_id: str | None
-    record: Record | msgspec.Raw
-    verdict: Verdict
+    record: Any
+    verdict: Any
 
 
 _ENCODER = msgspec.json.Encoder()
 
 
-async def _record(gw: Gateway, deal_id: str) -> Record:
+async def _record(gw: Gateway, deal_id: str) -> Any:
     try:
         return await deal_record(gw.store, deal_id)
     except RecordProblem as problem:
         raise ApiError(problem.status, problem.code, problem.rule_id, problem.message) from None
 
 
-def _answer(deal_id: str | None, record: Record, shown: Record | msgspec.Raw) -> bytes:
-    verdict = verify_record(record)
+def _answer(deal_id: str | None, record: Any, shown: Any) -> bytes:
+    verdict = verify_any(record)
     return _ENCODER.encode(VerifyAnswer(deal_id=deal_id, record=shown, verdict=verdict))
 
 
@@ -66,7 +71,7 @@ async def verify_deal(deal_id: FromPath[str], gw: NamedDependency[Gateway]) -> R
 async def verify_posted(body: RawBody) -> Response[bytes]:
     """Verify a deal record sent in the body (a file a player kept, or edited)."""
     try:
-        record = decode_record(body)
+        _, record = read_record(body)
     except RecordError as exc:
         raise ApiError(400, "bad_record", "", str(exc)) from None
     answer = await asyncio.to_thread(_answer, None, record, msgspec.Raw(body))

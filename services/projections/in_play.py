@@ -40,6 +40,7 @@ from engine.table import TableState, new_table
 from engine.table import evolve as evolve_table
 from services.store.port import Checkpoint, Snapshot, StoredEvent
 from services.tables.codec import ENGINE_VERSION, decode_event, open_snapshot, seal_snapshot
+from services.tables.games import game_of
 from services.tables.hidden import KeyMismatch, Unreadable
 from services.tables.quarantine import Quarantine, QuarantineStore
 
@@ -110,7 +111,7 @@ def waiting_for(state: TableState) -> Waiting | None:
     game = state.game_state
     if state.status != "playing" or game is None or game.phase == "over":
         return None
-    return (game.phase, game.deal, game.turn_no, game.window)
+    return game_of(state).wait(game)
 
 
 def server_time(row: StoredEvent) -> datetime:

@@ -121,5 +121,5 @@ class Lobby:
 
 def _option(options: object, name: str, default: str | bool) -> Any:
     """An option the lobby lists, read from any game's options Struct: a game without rule
-    sets, modes or series (high card) lists the default."""
+    sets, modes or series (the test game in tests/games/) lists the default."""
     return getattr(options, name, default)

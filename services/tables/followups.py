@@ -112,7 +112,7 @@ def next_follow_up(
         return FollowUp(seat=back.seat, command=back.command, command_id=back.command_id)
     rules = game_of(state)
     if rules.unit.needs_secret(game):
-        if game.deal == 0 and stacked is not None:
+        if stacked is not None and game.deal == 0:  # only a game that stacks has one
             command: Any = system_command(
                 rules, "StackDeck", cards=stacked.cards, dealer=stacked.dealer, cut=stacked.cut
             )

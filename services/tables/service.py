@@ -574,15 +574,19 @@ class TableService:
             _log.exception("snapshot of %s at %s failed", table_id, version)
 
     async def _stacked(self, table_id: str, state: TableState) -> StackedDeal | None:
-        game = state.game_state
-        if game is None or game.deal != 0 or game.phase != "seeding":
-            return None
         entry = await self._entry(table_id)
         if entry.stacked is False:
             rows = await self._store.read_stream(setup_stream(table_id))
             found = [r for r in rows if r.type == _STACKED_TYPE]
             entry.stacked = msgspec.json.decode(found[0].data, type=StackedDeal) if found else None
-        return entry.stacked if isinstance(entry.stacked, StackedDeal) else None
+        if not isinstance(entry.stacked, StackedDeal):
+            return None
+        # Asked of the game's state only where a deck was stacked (a game that stacks one:
+        # any other table has none, whatever its state looks like): the first deal only.
+        game = state.game_state
+        if game is None or game.deal != 0 or game.phase != "seeding":
+            return None
+        return entry.stacked
 
 
 def _decide(state: TableState, seat: int, command: Any) -> tuple[AnyEvent, ...]:

@@ -1,4 +1,8 @@
-"""Deal records (docs/deal-format.md) built from the event store, for `verify_record`.
+"""Deal records (docs/deal-format.md) built from the event store, for the game's verifier.
+
+The platform reads a table's units from its log (protocol.UnitLog); the table's game
+writes its own record of them (`RecordSection.build`), which names the game. What follows
+is what every game's record is made from (a Banakil record holds it as it is).
 
 A deal is named "<table id>-<deal number>" (e.g. "bb9cc40dbe5e4290-3"); the number is the
 table's own deal counter, the `deal` of its SeedCommitted. The service stores every
@@ -35,14 +39,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
 
 from engine import protocol
-from engine.cards import faces
-from engine.replay import DealRecord, Record, SeatCommand, Seed
 from engine.table import AnyEvent, SeatTaken, TableCreated
 from services.store.port import EventStore, StoredEvent
 from services.tables.codec import decode_event, decode_event_sealed
@@ -67,16 +69,17 @@ _COMMANDS: dict[str, msgspec.json.Decoder[Any]] = {}
 
 class _Fairness:
     """The events of a game's fairness lifecycle (PF-FAIR-1..5, PF-AMB-12 h), found by name
-    in its event union: the commitment, a stacked deck, a client seed and the reveal. A
-    deal record (docs/deal-format.md) is written from them."""
+    in its event union: the commitment and the reveal, and where the game has them a
+    stacked deck and a client seed. A deal record (docs/deal-format.md) is written from
+    them."""
 
     __slots__ = ("committed", "revealed", "seed_sent", "stacked")
 
     def __init__(self, game: protocol.Game) -> None:
         types: dict[str, type[Any]] = {t.__name__: t for t in game.event_types}
         self.committed = types["SeedCommitted"]
-        self.stacked = types["DeckStacked"]
-        self.seed_sent = types["ClientSeedSent"]
+        self.stacked = types.get("DeckStacked")
+        self.seed_sent = types.get("ClientSeedSent")
         self.revealed = types["SeedRevealed"]
 
 
@@ -178,7 +181,7 @@ class TableLog:
             if isinstance(event, SeatTaken):
                 self.names[event.seat] = event.player
 
-    def record(self, upto: int) -> Record:
+    def record(self, upto: int) -> Any:
         """The record of deals 1..`upto`; RecordProblem when there is none."""
         where = deal_id(self.table_id, upto)
         if self.created is None:
@@ -199,16 +202,15 @@ class TableLog:
         seats = tuple(
             self.names.get(seat) or f"Bot {seat}" for seat in range(1, len(created.seats) + 1)
         )
-        return Record(
-            # Any: Record still names Banakil alone; the deal format names every game later.
-            game=cast(Any, self.game.name),
+        log = protocol.TableLog(
             options=record_options_of(created.options, self.game),
             seats=seats,
             host=created.host,
-            deals=tuple(self._deal_record(deal) for deal in self.deals[:upto]),
+            units=tuple(self._unit(deal) for deal in self.deals[:upto]),
         )
+        return self.game.records.build(log)
 
-    def _deal_record(self, deal: _Deal) -> DealRecord:
+    def _unit(self, deal: _Deal) -> protocol.UnitLog:
         where = deal_id(self.table_id, deal.number)
         fair = _Fairness(self.game)
         decoder = _COMMANDS.get(self.game.name)
@@ -225,8 +227,7 @@ class TableLog:
                     f"deal {where} was stored without its commands (before the service kept "
                     "them), so it cannot be decided again",
                 )
-            command = decoder.decode(raw)
-            commands.append(SeatCommand(seat=append.seat, command=command))
+            commands.append((append.seat, decoder.decode(raw)))
         public = deal.events()
         if isinstance(public[0], fair.committed) and not any(
             isinstance(e, fair.revealed) for e in public
@@ -236,11 +237,11 @@ class TableLog:
             )
         events = self._opened(deal)
         first = events[0]
-        if isinstance(first, fair.stacked):
-            return DealRecord(
-                deck=tuple(faces(first.cards)),
-                dealer=first.dealer,
-                cut=first.cut,
+        if fair.stacked is not None and isinstance(first, fair.stacked):
+            return protocol.UnitLog(
+                number=deal.number,
+                secret=None,
+                client_seeds=(),
                 commands=tuple(commands),
                 events=tuple(events),
             )
@@ -248,11 +249,13 @@ class TableLog:
         revealed = next(e for e in events if isinstance(e, fair.revealed))
         seeds = [""] * len(self.created.seats if self.created else ())
         for event in events:
-            if isinstance(event, fair.seed_sent):
+            if fair.seed_sent is not None and isinstance(event, fair.seed_sent):
                 seeds[event.seat - 1] = event.seed
         events[0] = replace(first, secret="")
-        return DealRecord(
-            seed=Seed(secret=revealed.secret, client_seeds=tuple(seeds)),
+        return protocol.UnitLog(
+            number=deal.number,
+            secret=revealed.secret,
+            client_seeds=tuple(seeds),
             commands=tuple(commands),
             events=tuple(events),
         )
@@ -277,7 +280,7 @@ def record_options_of(options: Any, game: protocol.Game | None = None) -> dict[s
     return (game or game_named(DEFAULT_GAME)).records.options_of(options)
 
 
-async def deal_record(store: EventStore, deal: str) -> Record:
+async def deal_record(store: EventStore, deal: str) -> Any:
     """The record of a finished deal, by its id; RecordProblem when there is none."""
     table_id, number = parse_deal_id(deal)
     rows = await store.read_stream(table_id)

@@ -95,7 +95,6 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     phase: Literal["seeding", "play", "over"] = "seeding"
     secret: str | None = None
     commitment: str | None = None
-    deck: tuple[str, ...] = ()  # private: the shuffled deck
     cards: tuple[str, ...] = ()  # drawn, by seat in draw order
     winner: int | None = None
 
@@ -179,12 +178,15 @@ def _decide(state: State, seat: int, command: Command) -> tuple[Event, ...]:
 
 
 def _draw(state: State, seat: int, *, automatic: bool) -> tuple[Event, ...]:
-    drawn = CardDrawn(seat=seat, card=state.deck[seat - 1], automatic=automatic)
+    assert state.secret is not None
+    # The deck is shuffled here, where the secret is known (the service decides on the
+    # opened state); a folded public log carries the secret sealed, and the cards drawn.
+    deck = fair.shuffle(_DECK, bytes.fromhex(state.secret), "deal", fair.entropy([]))
+    drawn = CardDrawn(seat=seat, card=deck[seat - 1], automatic=automatic)
     cards = (*state.cards, drawn.card)
     if len(cards) < state.options.seats:
         return (drawn,)
     winner = max(range(len(cards)), key=lambda i: _ORDER[cards[i]]) + 1
-    assert state.secret is not None
     return (
         drawn,
         RoundWon(round=1, winner=winner, cards=cards),
@@ -195,8 +197,7 @@ def _draw(state: State, seat: int, *, automatic: bool) -> tuple[Event, ...]:
 def _evolve(state: State, event: Event) -> State:
     match event:
         case SeedCommitted(commitment=commitment, secret=secret):
-            deck = fair.shuffle(_DECK, bytes.fromhex(secret), "deal", fair.entropy([]))
-            return replace(state, phase="play", secret=secret, commitment=commitment, deck=deck)
+            return replace(state, phase="play", secret=secret, commitment=commitment)
         case CardDrawn(card=card):
             return replace(state, cards=(*state.cards, card))
         case RoundWon(winner=winner):
@@ -279,6 +280,19 @@ def _verify(record: Record) -> Verdict:
     return Verdict(passed=True, detail=f"{len(expected)} events re-derived")
 
 
+def _record_of(log: protocol.TableLog) -> Record:
+    """The record of a table's one round, from its stored log."""
+    (unit,) = log.units  # a table plays one round
+    assert unit.secret is not None  # a round is never stacked
+    return Record(
+        game="high_card",
+        options=log.options,
+        secret=unit.secret,
+        commands=unit.commands,
+        events=unit.events,
+    )
+
+
 def _replay(record: Record) -> Summary | None:
     state = _initial(_options_from(None, **record.options))
     for seat, command in ((_SYSTEM, CommitSeed(secret=record.secret)), *record.commands):
@@ -321,8 +335,10 @@ GAME = protocol.Game(
         replay=_replay,
         verify=_verify,
         options_of=msgspec.structs.asdict,
+        build=_record_of,
     ),
     state=State,
     bots_allowed=lambda options: True,
     over=lambda state: state.phase == "over",
+    wait=lambda state: (state.phase, 1, state.turn, False),
 )
