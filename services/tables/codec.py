@@ -45,20 +45,14 @@ from engine.table import (
     AnyEvent,
     CreateTable,
     Disconnect,
-    HostPassed,
     Leave,
     Reconnect,
     ReplaceWithBot,
     ReturnSeat,
-    SeatDisconnected,
     SeatKind,
-    SeatReconnected,
-    SeatReplacedByBot,
-    SeatReturned,
-    SeatTaken,
     StartTable,
     TableCreated,
-    TableStarted,
+    TableEvent,
     TableState,
     TakeSeat,
 )
@@ -101,16 +95,8 @@ class _Create(
     game: str = ""
 
 
-_TABLE_EVENT = msgspec.json.Decoder(
-    TableCreated  # its options typed by TableCreated itself, by the game it names
-    | SeatTaken
-    | TableStarted
-    | SeatDisconnected
-    | SeatReconnected
-    | SeatReplacedByBot
-    | SeatReturned
-    | HostPassed
-)
+# TableCreated types its options itself, by the game it names.
+_TABLE_EVENT = msgspec.json.Decoder(TableEvent)
 _TABLE_COMMAND = msgspec.json.Decoder(
     _Create | TakeSeat | StartTable | Disconnect | Reconnect | ReplaceWithBot | Leave | ReturnSeat
 )
