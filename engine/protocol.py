@@ -44,6 +44,7 @@ __all__ = [
     "Timer",
     "Unit",
     "UnitLog",
+    "UnitVerdict",
     "game",
     "get",
     "hosted",
@@ -84,8 +85,10 @@ class Unit:
 
     `needs_secret(state)`: the game waits for the next unit's secret; `commit(hex)` is the
     system's command that commits it. `begins(event)` / `ends(event)` give the number of
-    the unit an event opens / closes (None for any other event). `draws` are the labels
-    of the random streams a unit reads (PF-AMB-12 g).
+    the unit an event opens / closes (None for any other event). `ending` holds the
+    type tags of the events `ends` can close a unit on: a store finds every finished unit
+    by them without decoding its log (`sahra verify --all`). `draws` are the labels of the
+    random streams a unit reads (PF-AMB-12 g).
     """
 
     name: str
@@ -94,6 +97,18 @@ class Unit:
     commit: Callable[[str], Any]
     begins: Callable[[Any], int | None]
     ends: Callable[[Any], int | None]
+    ending: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class UnitVerdict:
+    """One unit's part of a record's verdict, for an audit of many units: passed, or the
+    first check that failed (`check`: its name, `detail`: why)."""
+
+    number: int
+    passed: bool
+    check: str | None = None
+    detail: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,7 +142,9 @@ class RecordSection:
     """The game's part of a deal record (docs/deal-format.md), for `sahra replay` and
     `sahra verify`: how a record is read, replayed into a report and audited, the
     record's "options" for a table's options, and the record of a table's stored log.
-    Every record names its game (`"game"`), which picks the section that reads it."""
+    Every record names its game (`"game"`), which picks the section that reads it.
+    `units(verdict)` splits a verdict of `verify` unit by unit (`sahra verify --all`); a
+    unit it leaves out was not checked (an earlier one failed)."""
 
     decode: Callable[[bytes | str], Any]
     # replay(record) -> report; a game that can go on past a rejected command also takes
@@ -136,6 +153,7 @@ class RecordSection:
     verify: Callable[[Any], Any]
     options_of: Callable[[Any], dict[str, Any]]
     build: Callable[[TableLog], Any]
+    units: Callable[[Any], tuple[UnitVerdict, ...]]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -60,6 +60,23 @@ def _ends(event: Any) -> int | None:
     return event.deal if isinstance(event, DealScored) else None
 
 
+def _deal_verdicts(verdict: verify.Verdict) -> tuple[protocol.UnitVerdict, ...]:
+    """A record's verdict deal by deal, each with its first failing check; the deals
+    after a failed one are left out (they were not replayed)."""
+    out = []
+    for deal in verdict.deals:
+        failing = next((c for c in deal.checks if c.status == "fail"), None)
+        out.append(
+            protocol.UnitVerdict(
+                number=deal.deal,
+                passed=deal.passed,
+                check=failing.name if failing else None,
+                detail=failing.detail if failing else None,
+            )
+        )
+    return tuple(out)
+
+
 def _awaiting(state: State) -> tuple[int, ...]:
     """The seat whose turn it is, or a host who owes the first deal's cut once the seats'
     seed window has closed (PF-AMB-12 h, PF-CUT-1)."""
@@ -143,6 +160,7 @@ GAME = protocol.register(
             commit=lambda secret: CommitSeed(secret=secret),
             begins=_begins,
             ends=_ends,
+            ending=("DealScored",),
         ),
         awaiting=_awaiting,
         timer=turn_timer,
@@ -154,6 +172,7 @@ GAME = protocol.register(
             verify=verify.verify_record,
             options_of=record_options,
             build=replay.record_of,
+            units=_deal_verdicts,
         ),
         state=State,
         bots_allowed=_bots_allowed,

@@ -93,6 +93,16 @@ class MemoryEventStore:
         events = self._all[start : start + limit]
         return events, _checkpoint_of(events[-1]) if events else after
 
+    async def read_types(
+        self, types: Sequence[str], after_position: int = 0, since: datetime | None = None
+    ) -> list[StoredEvent]:
+        kinds = set(types)
+        return [
+            e
+            for e in self._all[max(after_position, 0) :]  # position = index + 1
+            if e.type in kinds and (since is None or e.recorded_at >= since)
+        ]
+
     async def load_checkpoint(self, name: str) -> Checkpoint:
         return self._checkpoints.get(name, Checkpoint())
 

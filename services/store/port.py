@@ -137,6 +137,14 @@ class EventStore(Protocol):
         checkpoint to read from next (`after` itself when there is nothing new)."""
         ...
 
+    async def read_types(
+        self, types: Sequence[str], after_position: int = 0, since: datetime | None = None
+    ) -> list[StoredEvent]:
+        """Every event of one of `types` after the global position and recorded at or after
+        `since`, in position order: how `sahra verify --all` finds each finished unit of
+        play by the events that end one (protocol.Unit.ending), without reading the log."""
+        ...
+
     async def load_checkpoint(self, name: str) -> Checkpoint:
         """The checkpoint saved under `name` by a catch-up reader; Checkpoint() if none."""
         ...

@@ -131,10 +131,12 @@ SET txid = excluded.txid, position = excluded.position, updated_at = now()
 
 _LOAD_CHECKPOINT = "SELECT txid, position FROM checkpoints WHERE name = $1"
 
-# For the verifier's audit: where each finished deal ended, without reading the whole log.
-_FINISHED_DEALS = """
-SELECT stream_id, (data->>'deal')::int, position, recorded_at FROM events
-WHERE type = 'DealScored' AND position > $1 AND recorded_at >= $2
+# For the verifier's audit: the events that end a unit of play (a game's Unit.ending),
+# without reading the whole log. Ordered by position alone: an audit reads what has
+# committed when it runs, and is not a catch-up reader that must never skip (_READ_ALL).
+_READ_TYPES = f"""
+SELECT {_COLUMNS} FROM events
+WHERE type = ANY($1::text[]) AND position > $2 AND recorded_at >= $3
 ORDER BY position
 """
 
@@ -354,15 +356,13 @@ class PostgresEventStore:
         status: str = await self._lender.run(lambda c: c.execute(_RELEASE, stream_id))
         return int(status.rpartition(" ")[2])  # "DELETE n"
 
-    async def finished_deals(
-        self, after_position: int = 0, since: datetime | None = None
-    ) -> list[tuple[str, int, int, datetime]]:
-        """(stream id, deal number, position, time) of every DealScored event after the
-        position and at or after the time, in position order: the finished deals, for
-        `sahra verify --all` (an adapter extra, not part of the port)."""
+    async def read_types(
+        self, types: Sequence[str], after_position: int = 0, since: datetime | None = None
+    ) -> list[StoredEvent]:
         floor = since or datetime(1970, 1, 1, tzinfo=UTC)
-        rows = await self._lender.run(lambda c: c.fetch(_FINISHED_DEALS, after_position, floor))
-        return [(r[0], r[1], r[2], r[3]) for r in rows]
+        kinds = list(types)
+        rows = await self._lender.run(lambda c: c.fetch(_READ_TYPES, kinds, after_position, floor))
+        return [_event(r) for r in rows]
 
     async def close(self) -> None:
         await self._lender.close()

@@ -1,10 +1,14 @@
-"""The batch audit: verify every finished deal in the store (`sahra verify --all`).
+"""The batch audit: verify every finished unit of play in the store (`sahra verify --all`).
 
-Two passes. The first reads the global log once and keeps only where each deal ended
-(the DealScored rows: table, deal number, time, position), so memory stays small whatever
-the store holds. The second reads the tables one at a time, builds one record per table
-up to its last finished deal (records start from the new table, so one replay covers all
-its deals) and verifies it. `since` (a time, or a global position) keeps the deals that
+A unit is whatever each hosted game commits, reveals and verifies on its own (a Banakil
+deal, a rummy or Bunco round: `protocol.Unit`); the summary calls them all deals, and names
+each "<table id>-<number>" as a deal id does. Two passes. The first asks the store only
+for the events that end a unit in some hosted game (`Unit.ending`: Banakil's DealScored),
+and keeps where each unit ended (table, number, time, position), so memory stays small
+whatever the store holds. The second reads the tables one at a time, has the table's game
+build one record up to its last finished unit (records start from the new table, so one
+replay covers all its units), verify it and split the verdict unit by unit
+(`RecordSection.units`). `since` (a time, or a global position) keeps the units that
 ended at or after it; their tables are still replayed from the start.
 """
 
@@ -16,22 +20,15 @@ from datetime import datetime
 
 import msgspec
 
-from engine.verify import DealVerdict, verify_record
-from services.store.port import Checkpoint, EventStore
+from engine import protocol
+from services.store.port import EventStore, StoredEvent
+from services.tables.codec import decode_event_sealed
 from services.verifier.records import FinishedDeal, RecordProblem, TableLog, deal_id
 
 __all__ = ["AuditSummary", "DealOutcome", "Since", "audit", "finished_deals"]
 
 Since = datetime | int | None
 Progress = Callable[[int, int], None]  # (deals done, deals in all)
-_PAGE = 2_000
-
-
-class _DealNumber(msgspec.Struct):
-    deal: int
-
-
-_DEAL_NUMBER = msgspec.json.Decoder(_DealNumber)
 
 
 class DealOutcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -70,44 +67,41 @@ class AuditSummary(msgspec.Struct, kw_only=True):
         return lines
 
 
-def _after(found: FinishedDeal, since: Since) -> bool:
-    if since is None:
-        return True
-    if isinstance(since, int):
-        return found.position > since
-    return found.finished_at >= since
-
-
 async def finished_deals(store: EventStore, since: Since = None) -> dict[str, list[FinishedDeal]]:
-    """Every deal that ended (after `since`), by table, from one pass over the log (or one
-    query, when the store can answer it: the PostgreSQL adapter)."""
+    """Every unit of play that ended (after `since`), of any hosted game, by table: one
+    query for the events that end a unit."""
+    endings: dict[str, list[protocol.Game]] = {}
+    for name in protocol.in_order():
+        game = protocol.get(name)
+        for tag in game.unit.ending:
+            endings.setdefault(tag, []).append(game)
+    after = since if isinstance(since, int) else 0
+    at = since if isinstance(since, datetime) else None
     out: dict[str, list[FinishedDeal]] = {}
-    query = getattr(store, "finished_deals", None)
-    if query is not None:
-        after = since if isinstance(since, int) else 0
-        at = since if isinstance(since, datetime) else None
-        for stream_id, deal, position, when in await query(after, at):
-            found = FinishedDeal(deal=deal, finished_at=when, position=position)
-            out.setdefault(stream_id, []).append(found)
-        return out
-    checkpoint = Checkpoint()
-    while True:
-        rows, checkpoint = await store.read_all(checkpoint, _PAGE)
-        for row in rows:
-            if row.type != "DealScored":
-                continue
-            found = FinishedDeal(
-                deal=_DEAL_NUMBER.decode(row.data).deal,
-                finished_at=row.recorded_at,
-                position=row.position,
-            )
-            if _after(found, since):
-                out.setdefault(row.stream_id, []).append(found)
-        if len(rows) < _PAGE:
-            return out
+    for row in await store.read_types(tuple(endings), after, at):
+        number = _unit_ended(row, endings[row.type])
+        if number is not None:
+            found = FinishedDeal(deal=number, finished_at=row.recorded_at, position=row.position)
+            out.setdefault(row.stream_id, []).append(found)
+    return out
 
 
-def _outcome(table_id: str, deal: int, verdict: DealVerdict | None) -> DealOutcome:
+def _unit_ended(row: StoredEvent, games: list[protocol.Game]) -> int | None:
+    """The number of the unit the row ends, read by the first game that has such an event
+    (two games may share a tag; the row's own game is the one that can decode it)."""
+    for game in games:
+        try:
+            event = decode_event_sealed(row.data, game=game.name)
+        except msgspec.ValidationError:
+            continue
+        if isinstance(event, game.event_types):
+            number = game.unit.ends(event)
+            if number is not None:
+                return number
+    return None
+
+
+def _outcome(table_id: str, deal: int, verdict: protocol.UnitVerdict | None) -> DealOutcome:
     name = deal_id(table_id, deal)
     if verdict is None:
         return DealOutcome(
@@ -117,14 +111,13 @@ def _outcome(table_id: str, deal: int, verdict: DealVerdict | None) -> DealOutco
         )
     if verdict.passed:
         return DealOutcome(deal_id=name, status="verified")
-    failing = next(c for c in verdict.checks if c.status == "fail")
-    return DealOutcome(deal_id=name, status="failed", check=failing.name, detail=failing.detail)
+    return DealOutcome(deal_id=name, status="failed", check=verdict.check, detail=verdict.detail)
 
 
 async def audit(
     store: EventStore, since: Since = None, progress: Progress | None = None
 ) -> AuditSummary:
-    """Verify every finished deal (after `since`); `progress(done, total)` after each table."""
+    """Verify every finished unit (after `since`); `progress(done, total)` after each table."""
     began = time.perf_counter()
     tables = await finished_deals(store, since)
     summary = AuditSummary(tables=len(tables))
@@ -137,8 +130,9 @@ async def audit(
         outcomes: list[DealOutcome]
         try:
             log = TableLog(table_id, await store.read_stream(table_id))
-            verdict = verify_record(log.record(numbers[-1]))
-            by_deal = {v.deal: v for v in verdict.deals}
+            records = log.game.records
+            verdict = records.verify(log.record(numbers[-1]))
+            by_deal = {v.number: v for v in records.units(verdict)}
             outcomes = [_outcome(table_id, n, by_deal.get(n)) for n in numbers]
         except RecordProblem as problem:
             outcomes = [

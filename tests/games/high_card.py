@@ -325,6 +325,7 @@ GAME = protocol.Game(
         commit=lambda secret: CommitSeed(secret=secret),
         begins=lambda event: event.round if isinstance(event, SeedCommitted) else None,
         ends=lambda event: event.round if isinstance(event, RoundWon) else None,
+        ending=("RoundWon",),
     ),
     awaiting=lambda state: (state.turn,) if state.phase == "play" else (),
     timer=_timer,
@@ -336,6 +337,14 @@ GAME = protocol.Game(
         verify=_verify,
         options_of=msgspec.structs.asdict,
         build=_record_of,
+        units=lambda verdict: (
+            protocol.UnitVerdict(
+                number=1,  # a table plays one round
+                passed=verdict.passed,
+                check=None if verdict.passed else "events",
+                detail=None if verdict.passed else verdict.detail,
+            ),
+        ),
     ),
     state=State,
     bots_allowed=lambda options: True,

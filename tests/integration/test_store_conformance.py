@@ -112,6 +112,40 @@ async def test_appended_events_read_back_in_order_with_their_metadata(store: Eve
     assert await store.stream_version(new_id()) == 0
 
 
+async def test_events_of_named_types_are_read_in_position_order_after_a_position_and_time(
+    store: EventStore,
+) -> None:
+    """How the audit finds finished units of every game: by the types that end one."""
+    deal, round_ = new_id(), new_id()
+    await store.append(deal, 0, [event("DealStarted", n=1), event("DealScored", deal=1)], meta())
+    await store.append(round_, 0, [event("RoundWon", round=1), event("CardDrawn")], meta())
+    await store.append(deal, 2, [event("DealScored", deal=2)], meta())
+
+    def mine(found: list[StoredEvent]) -> list[StoredEvent]:
+        return [e for e in found if e.stream_id in (deal, round_)]
+
+    ended = mine(await store.read_types(("DealScored", "RoundWon")))
+    assert [(e.stream_id, e.type) for e in ended] == [
+        (deal, "DealScored"),
+        (round_, "RoundWon"),
+        (deal, "DealScored"),
+    ]
+    assert data_of(ended) == [
+        ("DealScored", {"deal": 1}),
+        ("RoundWon", {"round": 1}),
+        ("DealScored", {"deal": 2}),
+    ]
+    assert [e.version for e in ended] == [2, 1, 3]
+    assert ended == sorted(ended, key=lambda e: e.position)
+    assert all(e.metadata.player == "layla" for e in ended)
+    after = mine(await store.read_types(["DealScored", "RoundWon"], ended[0].position))
+    assert after == ended[1:]
+    since = mine(await store.read_types(("DealScored", "RoundWon"), since=ended[2].recorded_at))
+    assert since == ended[2:]
+    assert mine(await store.read_types(("RoundWon",))) == [ended[1]]
+    assert mine(await store.read_types(())) == []
+
+
 async def test_an_append_at_a_stale_version_raises_concurrency_error(store: EventStore) -> None:
     table = new_id()
     await store.append(table, 0, [event("DealStarted")], meta())

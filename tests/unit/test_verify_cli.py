@@ -150,7 +150,7 @@ def test_random_records_verify_and_the_offline_bench_reports_rates() -> None:
 
 
 async def test_the_audit_reads_any_store_through_the_port() -> None:
-    """The in-memory store has no query for finished deals: one pass over the log."""
+    """The in-memory store answers the audit's query (read_types) through the port too."""
     store = MemoryEventStore()
     stored = await store_deals(store, 3, seed=5)
     summary = await audit(store)
