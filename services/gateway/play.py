@@ -1,10 +1,14 @@
 """HTTP routes for playing against the computer (PF-MODE-1) and for leaving a seat
 (PF-CONN-4).
 
-`POST /play-vs-computer {ruleset, mode?, player}`: one call makes a free table with the
-player in seat 1 and bots in the other seats (one bot in `sahrat` 1v1), starts it and
-returns the player's seat token; the bots answer him inline and the clock keeps his turns
-moving, to the end of the match.
+`POST /play-vs-computer {player, game?, ruleset?, mode?, options?}`: one call makes a free
+table of any hosted game (Banakil unless `game` says otherwise) with the player in seat 1
+and bots in every other seat the game's options make (one bot in `sahrat` 1v1), starts it
+and returns the player's seat token; the bots answer him inline and the clock keeps his
+turns moving, to the end of the match. `ruleset` is a preset of the game (Banakil's
+default here is `sahrat`, another game's is its own default), `options` single options
+over it, as `POST /tables` takes them; `mode` is Banakil's (PF-MODE-1). A game, or
+options, at whose table bots may not sit is refused (422, `no_bots`, PF-BOT-1).
 
 `POST /tables/{id}/leave` (Bearer <seat token>): the player leaves on purpose. At a free
 table a bot takes the seat at once, with his hand, team and score (PF-BOT-2); at a coin
@@ -16,7 +20,7 @@ back at the next turn boundary.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import post
@@ -37,13 +41,19 @@ __all__ = ["PLAY_ROUTES"]
 
 PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 _PLAYER_SEAT = 1
-_GAME = DEFAULT_GAME  # the game played against the computer
+# The preset this page has always started Banakil with (`POST /tables` starts `classic`).
+_PRESETS = {DEFAULT_GAME: "sahrat"}
+# A table against the computer is free and lets bots sit (PF-MODE-1, PF-BOT-1): set where
+# a game's options have these platform fields; the request's own options come after.
+_AGAINST_BOTS = {"table_kind": "free", "bots_allowed": True}
 
 
 class VsComputerRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     player: PlayerName
-    ruleset: Literal["classic", "sahrat"] = "sahrat"
-    mode: Literal["partnership", "one_vs_one"] = "partnership"  # Banakil's modes (PF-MODE-1)
+    game: Annotated[str, msgspec.Meta(max_length=64)] = DEFAULT_GAME
+    ruleset: Annotated[str, msgspec.Meta(max_length=64)] | None = None  # a preset of the game
+    mode: Literal["partnership", "one_vs_one"] | None = None  # Banakil's modes (PF-MODE-1)
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 class VsComputer(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,13 +75,29 @@ class Left(msgspec.Struct, frozen=True, kw_only=True):
 async def play_vs_computer(
     data: JSONBody[VsComputerRequest], gw: NamedDependency[Gateway]
 ) -> VsComputer:
-    """A started table: the player in seat 1 against the computer's bots (PF-MODE-1)."""
-    # This page's game is Banakil, looked up like any other; its free table with bots.
-    game = game_named(_GAME)
-    options = game.options_from(data.ruleset, mode=data.mode, table_kind="free", bots_allowed=True)
+    """A started table of any hosted game: the player in seat 1 against the computer's bots
+    (PF-MODE-1)."""
+    game = game_named(data.game)  # unknown_game, naming the hosted ones
+    preset = data.ruleset or _PRESETS.get(game.name)
+    if preset is not None and preset not in game.presets:
+        shown = ", ".join(sorted(game.presets))
+        raise ApiError(400, "bad_request", "", f"{game.name} has the rule sets {shown}")
+    fields = {f.name for f in msgspec.structs.fields(game.options)}
+    overrides = {k: v for k, v in _AGAINST_BOTS.items() if k in fields}
+    if data.mode is not None:
+        overrides["mode"] = data.mode
+    options = game.options_from(preset, **{**overrides, **data.options})
+    if not game.bots_allowed(options):
+        raise ApiError(  # the request names something that cannot work: a 422
+            422,
+            "no_bots",
+            "PF-BOT-1",
+            f"bots may not sit at this {game.name} table, so it cannot be played against "
+            "the computer",
+        )
     human: SeatKind = "human"
     bot: SeatKind = "bot"
-    seats = (human,) + (bot,) * (options.seats - 1)
+    seats = (human,) + (bot,) * (game.seats(options) - 1)
     # The table and its player are one append: a refused name leaves no table behind.
     created = await gw.service.create_table(options, seats, host=data.player)
     table_id = created.state.table_id
