@@ -115,10 +115,10 @@ async def test_verify_all_audits_a_high_card_round_beside_banakil_deals_and_find
     store = await PostgresEventStore.connect(url)
     service = TableService(store, bus, timing=SeedTiming(seed_window=0, reveal_seconds=0))
     try:
-        await store_deals(store, 2, seed=11)
+        reported = await store_deals(store, 2, seed=11)
         round_table = await _high_card_round(service)
-        stored = await _count(url, "DealScored")  # the bench's own count may lag a table
-        assert stored >= 2 and await _count(url, "RoundWon") == 1
+        stored = await _count(url, "DealScored")
+        assert stored == reported >= 2 and await _count(url, "RoundWon") == 1
         summary = await audit(store)
         assert (summary.deals, summary.verified, summary.passed) == (stored + 1, stored + 1, True)
         assert summary.tables >= 2
