@@ -144,13 +144,13 @@ async def _play() -> None:
 
 
 class _Sent:
-    """A session that keeps what it is sent."""
+    """A session that keeps what it is sent, as its socket would read it (JSON)."""
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
 
     async def send(self, message: dict[str, Any]) -> None:
-        self.sent.append(message)
+        self.sent.append(json.loads(encode_json(message)))  # as the hub encodes it
 
 
 class _Seated:

@@ -168,7 +168,7 @@ class TurnWarnings:
             "turn": deadline.turn,
             "seat": deadline.seat,
             "stage": deadline.kind,
-            "deadline": deadline.at.isoformat(timespec="milliseconds"),
+            "deadline": deadline.at,  # encoded as the views' deadline is (RFC 3339, "Z")
             "seconds_left": max(0.0, round((deadline.at - now).total_seconds(), 3)),
         }
         for session in sessions:
