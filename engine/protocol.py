@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from engine import fairness
 from engine.errors import RuleViolation
 
 __all__ = [
@@ -89,6 +90,12 @@ class Unit:
     type tags of the events `ends` can close a unit on: a store finds every finished unit
     by them without decoding its log (`sahra verify --all`). `draws` are the labels of the
     random streams a unit reads (PF-AMB-12 g).
+
+    `lifecycle(state)`: where the unit stands in the table's fairness lifecycle (committed,
+    the seats' seed window open, which seats sent one). The table decides the commitment,
+    the client seeds and the window's close from it (engine/fairness.py), folds their
+    events into the game's state (the game reads its secret and E there for its draws), and
+    reveals the secret right after the event `ends` numbers.
     """
 
     name: str
@@ -98,6 +105,7 @@ class Unit:
     begins: Callable[[Any], int | None]
     ends: Callable[[Any], int | None]
     ending: tuple[str, ...]
+    lifecycle: Callable[[Any], fairness.Lifecycle]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -175,9 +183,13 @@ class Game:
     # the tagged unions (msgspec, tag_field="type") of its commands and events
     command: Any
     event: Any
-    # the decider
+    # the decider. `decide` is the whole of it, for a game played without its table (a
+    # record's replay, a bench): the game's `rules` inside the table's fairness lifecycle
+    # (engine/fairness.py). The table decides the lifecycle's commands itself, asks `rules`
+    # for the game's own, and reveals a unit's secret when `unit.ends` says it ended.
     initial: Callable[[Any, int], Any]
     decide: Callable[[Any, int, Any], tuple[Any, ...]]
+    rules: Callable[[Any, int, Any], tuple[Any, ...]]
     evolve: Callable[[Any, Any], Any]
     view: Callable[[Any, int | None], Any]
     legal: Callable[[Any, int | None], Any]

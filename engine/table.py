@@ -2,7 +2,9 @@
 
 The table is the aggregate behind one event stream. Its own commands create the table,
 seat players, start play and record who is at the table (presence); every other command
-goes to the decider of the table's game. Folding a table's stream from its first event
+goes to the decider of the table's game, except the fairness lifecycle of its units (the
+commitment, the seats' client seeds and their window, the reveal: engine/fairness.py),
+which the table decides for every game alike. Folding a table's stream from its first event
 rebuilds everything: seats, presence, options and the game.
 
 The table knows no game: it finds the one it plays in the registry (`engine.protocol`) by
@@ -38,7 +40,7 @@ from typing import Any, Literal, TypeAlias
 import msgspec
 from msgspec.structs import force_setattr, replace
 
-from engine import protocol
+from engine import fairness, protocol
 from engine.errors import RuleViolation
 
 __all__ = [
@@ -356,13 +358,15 @@ def decide(state: TableState, seat: int, command: Any) -> tuple[AnyEvent, ...]:
     if state.status != "playing" or state.game_state is None:
         raise RuleViolation("not_playing", "PF-ROOM-4", "the table is not in play")
     game = game_of(state)
-    if not isinstance(command, game.command_types):
+    if not isinstance(command, (*fairness.COMMANDS, *game.command_types)):
         raise RuleViolation(
             "wrong_game",
             "PF-ROOM-2",
             f"{type(command).__name__} is not a command of {game.name}, the game of this table",
         )
-    return tuple(game.decide(state.game_state, seat, command))
+    # the fairness lifecycle is the table's, for every game: the game's rules decide the rest
+    unit = game.unit
+    return fairness.play(unit.lifecycle, unit.ends, game.rules, state.game_state, seat, command)
 
 
 def _game_with(options: Any) -> protocol.Game:

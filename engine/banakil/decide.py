@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from engine import fair
+from engine import fair, fairness
 from engine.banakil import melds
 from engine.banakil.auto import auto_discard
 from engine.banakil.evolve import evolve
@@ -20,7 +20,6 @@ from engine.banakil.messages import (
     CardDiscarded,
     CardDrawn,
     CardsDealt,
-    ClientSeedSent,
     CloseSeedWindow,
     Command,
     CommitSeed,
@@ -43,9 +42,6 @@ from engine.banakil.messages import (
     MeldUpdated,
     MoveWild,
     Play,
-    SeedCommitted,
-    SeedRevealed,
-    SeedWindowClosed,
     SendClientSeed,
     SeriesEnded,
     StackDeck,
@@ -59,15 +55,10 @@ from engine.banakil.state import State, TableMeld, team_of
 from engine.cards import RANK, Card, face, parse_card, stack_deck
 from engine.errors import RuleViolation
 
-__all__ = ["decide", "decide_fold", "needs_cut"]
+__all__ = ["decide", "decide_fold", "decide_unrevealed", "ends", "lifecycle", "needs_cut"]
 
 _HAND = 18  # BK-DEAL-2
 SYSTEM = 0
-# PF-AMB-12 h: a client seed is 0 to 64 printable ASCII characters (space to "~"). 64 holds
-# 256 bits written in hex, more than the secret's own entropy; the bound keeps a deal
-# record, and the hash input of E, small whatever a client sends.
-_SEED_MAX = 64
-_SEED_CHARS = frozenset(map(chr, range(0x20, 0x7F)))
 
 _BEFORE_PLAY = frozenset({CommitSeed, StackDeck, SendClientSeed, CloseSeedWindow, Deal, Cut})
 # The events of a command, the state after the first `n` of them (the rules fold some while
@@ -76,6 +67,13 @@ _Folded = tuple[tuple[Event, ...], State, int]
 
 
 def decide(state: State, seat: int, command: Command) -> tuple[Event, ...]:
+    """The events of `command`, with the deal's secret revealed when it ends the deal, as
+    the table reveals it (a replay or an audit runs the game without its table)."""
+    return _revealed(state, _decide(state, seat, command)[0])
+
+
+def decide_unrevealed(state: State, seat: int, command: Command) -> tuple[Event, ...]:
+    """The game's own events of `command`: the table reveals the secret (PF-FAIR-3)."""
     return _decide(state, seat, command)[0]
 
 
@@ -84,6 +82,7 @@ def decide_fold(state: State, seat: int, command: Command) -> tuple[tuple[Event,
     applying again the events the rules already applied to check the command (a replay
     or an audit needs both)."""
     events, known, done = _decide(state, seat, command)
+    events = _revealed(state, events)  # the reveal comes after the `done` events
     for event in events[done:]:
         known = evolve(known, event)
     return events, known
@@ -125,18 +124,11 @@ def _decide(state: State, seat: int, command: Command) -> _Folded:
 def _before_play(state: State, seat: int, command: Command) -> _Folded:
     """Seeding, the seats' seeds, dealing and the cut."""
     match command:
-        case CommitSeed() | StackDeck():
+        case CommitSeed() | SendClientSeed() | CloseSeedWindow():
+            # the table's lifecycle, the same rules the table decides for every game
+            return fairness.decide(lifecycle(state), seat, command), state, 0
+        case StackDeck():
             return _seed(state, seat, command), state, 0
-        case SendClientSeed(seed=seed):
-            return (_client_seed(state, seat, seed),), state, 0
-        case CloseSeedWindow():
-            _system(seat)
-            _need_phase(state, "seeded", "no deal is waiting for client seeds")
-            if not state.seed_window:
-                raise RuleViolation(
-                    "seed_window_closed", "PF-AMB-12", "the client seed window is already closed"
-                )
-            return (SeedWindowClosed(deal=state.deal),), state, 0
         case Deal():
             _system(seat)
             _need_phase(state, "seeded", "the deal needs a committed seed first")
@@ -146,34 +138,6 @@ def _before_play(state: State, seat: int, command: Command) -> _Folded:
         case Cut(position=position):
             return _cut(state, seat, position), state, 0
     raise AssertionError(f"not a command before play: {command!r}")  # pragma: no cover
-
-
-def _client_seed(state: State, seat: int, seed: str) -> ClientSeedSent:
-    """PF-AMB-12 h: one seed per seat and deal, bounded, and only while the window is open
-    (after the commitment, before the deal or the host's cut): a flood of seeds is refused,
-    never stored or broadcast."""
-    if seat == SYSTEM:
-        raise RuleViolation("not_a_seat", "PF-AMB-12", "a client seed comes from a seat")
-    if state.phase != "seeded" or not state.seed_window:
-        raise RuleViolation(
-            "seed_window_closed",
-            "PF-AMB-12",
-            "client seeds are taken only between a deal's commitment and its deal or cut; "
-            "the window of this deal is closed",
-        )
-    if state.seeds_sent and state.seeds_sent[seat - 1]:
-        raise RuleViolation(
-            "seed_already_sent",
-            "PF-AMB-12",
-            f"seat {seat} has already sent its client seed for this deal (one per seat)",
-        )
-    if not isinstance(seed, str) or len(seed) > _SEED_MAX or not _SEED_CHARS.issuperset(seed):
-        raise RuleViolation(
-            "bad_client_seed",
-            "PF-AMB-12",
-            f"a client seed is 0 to {_SEED_MAX} printable ASCII characters (space to '~')",
-        )
-    return ClientSeedSent(seat=seat, seed=seed)
 
 
 def _timeout(state: State, seat: int, command: Timeout) -> tuple[Event, ...]:
@@ -209,6 +173,29 @@ def _need_phase(state: State, phase: str, message: str) -> None:
         raise RuleViolation("wrong_phase", "BK-TURN-1", message)
 
 
+def lifecycle(state: State) -> fairness.Lifecycle:
+    """Where the deal stands in the table's fairness lifecycle: a deal is committed while
+    it is "seeded" (not yet dealt), and its seats' window is open until the deal or the
+    host's cut (or the window's own close, when the host cuts)."""
+    return fairness.Lifecycle(
+        unit=state.deal,
+        awaiting_secret=state.phase == "seeding",
+        committed=state.phase == "seeded",
+        window=state.seed_window,
+        seeds_sent=state.seeds_sent,
+        secret=state.secret,
+    )
+
+
+def ends(event: object) -> int | None:
+    """A deal ends when it is scored: its secret is revealed right after (PF-FAIR-3)."""
+    return event.deal if isinstance(event, DealScored) else None
+
+
+def _revealed(state: State, events: tuple[Event, ...]) -> tuple[Event, ...]:
+    return fairness.revealed(events, ends, state.secret)
+
+
 def needs_cut(state: State) -> bool:
     """BK-DEAL-C1: the host cuts for the first deal of the first match only (PF-CUT-6)."""
     return (
@@ -216,19 +203,9 @@ def needs_cut(state: State) -> bool:
     )
 
 
-def _seed(state: State, seat: int, command: CommitSeed | StackDeck) -> tuple[Event, ...]:
+def _seed(state: State, seat: int, command: StackDeck) -> tuple[Event, ...]:
     _system(seat)
     _need_phase(state, "seeding", "a deal is already seeded or running")
-    if isinstance(command, CommitSeed):
-        secret = fair.parse_secret(command.secret)
-        return (
-            SeedCommitted(
-                deal=state.deal + 1,
-                commitment=fair.commitment(secret),
-                algorithm=fair.ALGORITHM,
-                secret=secret.hex(),
-            ),
-        )
     cards = stack_deck(command.cards)
     for name, value in (("dealer", command.dealer), ("cut", command.cut)):
         limit = state.seats if name == "dealer" else len(cards) - 1
@@ -507,8 +484,6 @@ def _end_deal(state: State, reason: str, finisher: int | None) -> tuple[Event, .
         ended,
         DealScored(deal=state.deal, players=players, teams=teams, extra_deals=extra),
     ]
-    if state.secret is not None:
-        events.append(SeedRevealed(deal=state.deal, secret=state.secret))  # PF-FAIR-3
     if winner is not None:
         events.append(MatchEnded(match=state.match, winner=winner, totals=totals))
         wins = list(state.series_wins or (0, 0))

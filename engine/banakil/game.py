@@ -19,14 +19,13 @@ from engine.banakil import bot as _bot
 from engine.banakil import initial
 from engine.banakil.autoplay import random_step
 from engine.banakil.client import ClientView, choose
-from engine.banakil.decide import decide, needs_cut
+from engine.banakil.decide import decide, decide_unrevealed, ends, lifecycle, needs_cut
 from engine.banakil.evolve import evolve
 from engine.banakil.hints import hints
 from engine.banakil.messages import (
     Command,
     CommitSeed,
     Cut,
-    DealScored,
     DeckStacked,
     Discard,
     Event,
@@ -53,11 +52,6 @@ def _teams(options: BanakilOptions) -> tuple[tuple[int, ...], ...]:
 def _begins(event: Any) -> int | None:
     """A deal opens with its commitment, or with a stacked deck (tests, tutorials)."""
     return event.deal if isinstance(event, SeedCommitted | DeckStacked) else None
-
-
-def _ends(event: Any) -> int | None:
-    """A deal ends when it is scored; its secret is revealed in the same command."""
-    return event.deal if isinstance(event, DealScored) else None
 
 
 def _deal_verdicts(verdict: verify.Verdict) -> tuple[protocol.UnitVerdict, ...]:
@@ -149,6 +143,7 @@ GAME = protocol.register(
         event=Event,
         initial=initial,
         decide=decide,
+        rules=decide_unrevealed,
         evolve=evolve,
         view=view,
         legal=legal,
@@ -159,8 +154,9 @@ GAME = protocol.register(
             needs_secret=lambda state: state.phase == "seeding",
             commit=lambda secret: CommitSeed(secret=secret),
             begins=_begins,
-            ends=_ends,
+            ends=ends,
             ending=("DealScored",),
+            lifecycle=lifecycle,
         ),
         awaiting=_awaiting,
         timer=turn_timer,

@@ -2,6 +2,10 @@
 
 Cards in commands are faces (``7H``) or identities (``7H#2``); cards in events are always
 identities, so a log says exactly which copy moved. Points are integer half-points.
+
+The fairness lifecycle's messages (the commitment, the seats' seeds and their window, the
+reveal) are the table's, for every game (engine/fairness.py); Banakil's unions name them,
+so a Banakil log reads as it always did.
 """
 
 from __future__ import annotations
@@ -9,6 +13,16 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+
+from engine.fairness import (
+    ClientSeedSent,
+    CloseSeedWindow,
+    CommitSeed,
+    SeedCommitted,
+    SeedRevealed,
+    SeedWindowClosed,
+    SendClientSeed,
+)
 
 __all__ = [
     "COMMAND_TYPES",
@@ -70,12 +84,6 @@ class _Evt(_Msg, frozen=True, tag_field="type"):
 # --- commands ---------------------------------------------------------------------------
 
 
-class CommitSeed(_Cmd, frozen=True):
-    """System: commit the next deal's 32-byte secret (hex); PF-FAIR-1/2."""
-
-    secret: str
-
-
 class StackDeck(_Cmd, frozen=True):
     """System, tests and tutorials: the deal's deck in an explicit order (faces, top first).
 
@@ -86,19 +94,6 @@ class StackDeck(_Cmd, frozen=True):
     cards: tuple[str, ...]
     dealer: int | None = None
     cut: int | None = None
-
-
-class SendClientSeed(_Cmd, frozen=True):
-    """A seat's optional entropy for the next deal (PF-AMB-12 h): at most one per seat and
-    deal, 0 to 64 printable ASCII characters, while the deal's seed window is open."""
-
-    seed: str
-
-
-class CloseSeedWindow(_Cmd, frozen=True):
-    """System: the client seed window of a deal that waits for the host's cut is over (its
-    time ran out, or every human seat has sent a seed); the cut may come now (PF-AMB-12 h,
-    PF-CUT-2). A deal without a cut closes its window by being dealt."""
 
 
 class Deal(_Cmd, frozen=True):
@@ -213,32 +208,11 @@ class Placed(msgspec.Struct, frozen=True, array_like=True):
     stands_for: str
 
 
-class SeedCommitted(_Evt, frozen=True):
-    """The deal's commitment. `secret` is private: no view or broadcast carries it before
-    SeedRevealed (PF-FAIR-3)."""
-
-    deal: int
-    commitment: str
-    algorithm: str
-    secret: str
-
-
 class DeckStacked(_Evt, frozen=True):
     deal: int
     cards: tuple[str, ...]
     dealer: int | None = None
     cut: int | None = None
-
-
-class ClientSeedSent(_Evt, frozen=True):
-    seat: int
-    seed: str
-
-
-class SeedWindowClosed(_Evt, frozen=True):
-    """No more client seeds for `deal`: the host may cut now (PF-AMB-12 h, PF-CUT-2)."""
-
-    deal: int
 
 
 class DeckCut(_Evt, frozen=True):
@@ -341,11 +315,6 @@ class DealScored(_Evt, frozen=True):
     players: tuple[PlayerScore, ...]
     teams: tuple[TeamScore, ...]
     extra_deals: bool = False  # the totals call for tie-break / extra deals (BK-WIN-C4, S4)
-
-
-class SeedRevealed(_Evt, frozen=True):
-    deal: int
-    secret: str
 
 
 class MatchEnded(_Evt, frozen=True):

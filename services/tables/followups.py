@@ -23,6 +23,7 @@ from typing import Any
 
 import msgspec
 
+from engine.fairness import CloseSeedWindow
 from engine.table import AnyCommand, TableState, played_by_bot
 from services.tables.bot_policy import cut_command_id, return_move
 from services.tables.games import awaits_cut, game_of, system_command
@@ -74,7 +75,7 @@ def seeds_complete(state: TableState) -> bool:
     plays now sends none, like a bot seat (no wait for it)."""
     game = state.game_state
     assert game is not None
-    sent = game.seeds_sent or (False,) * len(state.seats)
+    sent = game_of(state).unit.lifecycle(game).seeds_sent or (False,) * len(state.seats)
     return all(
         sent[seat - 1] for seat in range(1, len(state.seats) + 1) if not played_by_bot(state, seat)
     )
@@ -85,7 +86,8 @@ def window_may_close(state: TableState, seed_window: float) -> bool:
     (0 s), no secret to mix seeds into, or every human seat's seed is in."""
     game = state.game_state
     assert game is not None
-    return seed_window <= 0 or game.secret is None or seeds_complete(state)
+    secret = game_of(state).unit.lifecycle(game).secret
+    return seed_window <= 0 or secret is None or seeds_complete(state)
 
 
 def next_follow_up(
@@ -111,24 +113,25 @@ def next_follow_up(
     if back is not None:
         return FollowUp(seat=back.seat, command=back.command, command_id=back.command_id)
     rules = game_of(state)
+    life = rules.unit.lifecycle(game)  # the table's fairness lifecycle (engine/fairness.py)
     if rules.unit.needs_secret(game):
-        if stacked is not None and game.deal == 0:  # only a game that stacks has one
+        if stacked is not None and life.unit == 0:  # only a game that stacks has one
             command: Any = system_command(
                 rules, "StackDeck", cards=stacked.cards, dealer=stacked.dealer, cut=stacked.cut
             )
         else:
             command = rules.unit.commit(secret().hex())
         return FollowUp(seat=SYSTEM, command=command, command_id=command_id)
-    if game.phase == "seeded":
+    if life.committed:
         if awaits_cut(rules, game):
-            if game.seed_window and window_may_close(state, seed_window):
-                close = system_command(rules, "CloseSeedWindow")
-                return FollowUp(seat=SYSTEM, command=close, command_id=close_command_id(game.deal))
+            if life.window and window_may_close(state, seed_window):
+                close = CloseSeedWindow()
+                return FollowUp(seat=SYSTEM, command=close, command_id=close_command_id(life.unit))
             return None  # BK-DEAL-C1: the window's timer, then the host cuts (or PF-CUT-3)
-        if reveal > 0 and game.deal > 1:
+        if reveal > 0 and life.unit > 1:
             return None  # PF-REVEAL-1/3: the end-of-deal screen is up; the timer deals
         if window_may_close(state, seed_window):
             deal = system_command(rules, "Deal")
-            return FollowUp(seat=SYSTEM, command=deal, command_id=deal_command_id(game.deal))
+            return FollowUp(seat=SYSTEM, command=deal, command_id=deal_command_id(life.unit))
         return None  # the client seed window is open
     return None  # a seat must act: a player, or a bot (the bots worker)

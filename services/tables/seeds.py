@@ -113,27 +113,30 @@ class Due(msgspec.Struct, frozen=True, kw_only=True):
 def due(state: Any, timing: SeedTiming) -> Due | None:
     """The deadline a table (`engine.table.TableState`) is under now, if any."""
     game = state.game_state
-    if state.status != "playing" or game is None or game.phase != "seeded":
+    if state.status != "playing" or game is None:
         return None
     rules = game_of(state)
+    life = rules.unit.lifecycle(game)  # the table's fairness lifecycle (engine/fairness.py)
+    if not life.committed:
+        return None
     if awaits_cut(rules, game):
-        if game.seed_window:  # PF-AMB-12 h: the seeds first, before the host may cut
+        if life.window:  # PF-AMB-12 h: the seeds first, before the host may cut
             if window_may_close(state, timing.seed_window):
                 return None  # closed by the follow-ups at once
-            return Due(kind="close", deal=game.deal, seconds=timing.seed_window, game=rules.name)
+            return Due(kind="close", deal=life.unit, seconds=timing.seed_window, game=rules.name)
         if state.seats[game.host - 1].kind != "human":
             return None  # a bot host cuts as its move
-        return Due(kind="cut", deal=game.deal, seconds=timing.cut_seconds, game=rules.name)
+        return Due(kind="cut", deal=life.unit, seconds=timing.cut_seconds, game=rules.name)
     # PF-REVEAL-1/3: after a deal the hands stay shown this long before the next is dealt.
     # The next deal's seed is committed as the last one ends, so both count from then.
-    pause = timing.reveal_seconds if game.deal > 1 else 0.0
+    pause = timing.reveal_seconds if life.unit > 1 else 0.0
     window = timing.seed_window
     if window_may_close(state, window):
         window = 0.0  # dealt as soon as the pause allows: no seed to wait for
     seconds = max(window, pause)
     if seconds <= 0:
         return None  # dealt by the follow-ups at once
-    return Due(kind="deal", deal=game.deal, seconds=seconds, game=rules.name)
+    return Due(kind="deal", deal=life.unit, seconds=seconds, game=rules.name)
 
 
 class _Armed:

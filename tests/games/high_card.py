@@ -1,10 +1,12 @@
 """High card: a game that lives only in the tests, to prove that the game seam is complete.
 
-2 to 5 seats, one round: the system commits a secret, the 52-card deck is shuffled from it
-(engine/fair.py, label "deal", PF-AMB-12), then each seat in turn draws the next card, face
-down. A seat that does not draw within `turn_seconds` has its card drawn by the system.
+2 to 5 seats, one round: the table commits a secret (its fairness lifecycle,
+engine/fairness.py, which folds the commitment into this game's state), the 52-card deck is
+shuffled from it (engine/fair.py, label "deal", PF-AMB-12), then each seat in turn draws
+the next card, face down. A seat that does not draw within `turn_seconds` has its card
+drawn by the system.
 When the last seat has drawn, the highest card wins (rank A low … K high, then suit
-♣ < ♦ < ♥ < ♠), every card is shown and the secret is revealed.
+♣ < ♦ < ♥ < ♠), every card is shown and the table reveals the secret.
 
 Nothing of it is in engine/ or services/: it hands the platform one `Game` object, built
 here from the parts every game has, and a test registers it.
@@ -18,11 +20,12 @@ from typing import Literal
 import msgspec
 from msgspec.structs import replace
 
-from engine import fair, protocol
+from engine import fair, fairness, protocol
 from engine.cards import RANKS, SUITS
 from engine.errors import RuleViolation
+from engine.fairness import CommitSeed, SeedCommitted, SeedRevealed
 
-__all__ = ["GAME", "HIDDEN", "HighCardOptions", "State", "View"]
+__all__ = ["GAME", "HIDDEN", "CommitSeed", "HighCardOptions", "State", "View"]
 
 HIDDEN = "??"
 _SYSTEM = 0
@@ -47,22 +50,12 @@ class _Evt(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     pass
 
 
-class CommitSeed(_Cmd, frozen=True):
-    secret: str
-
-
 class Draw(_Cmd, frozen=True):
     pass
 
 
 class Timeout(_Cmd, frozen=True):
     turn: int
-
-
-class SeedCommitted(_Evt, frozen=True):
-    round: int
-    commitment: str
-    secret: str  # private until SeedRevealed
 
 
 class CardDrawn(_Evt, frozen=True):
@@ -75,11 +68,6 @@ class RoundWon(_Evt, frozen=True):
     round: int
     winner: int
     cards: tuple[str, ...]
-
-
-class SeedRevealed(_Evt, frozen=True):
-    round: int
-    secret: str
 
 
 Command = CommitSeed | Draw | Timeout
@@ -165,9 +153,6 @@ def _initial(options: HighCardOptions, host: int = 1) -> State:
 
 def _decide(state: State, seat: int, command: Command) -> tuple[Event, ...]:
     match command:
-        case CommitSeed(secret=secret) if seat == _SYSTEM and state.phase == "seeding":
-            key = fair.parse_secret(secret)
-            return (SeedCommitted(round=1, commitment=fair.commitment(key), secret=secret),)
         case Draw() if state.phase == "play" and seat == state.turn:
             return _draw(state, seat, automatic=False)
         case Timeout(turn=turn) if seat == _SYSTEM and state.phase == "play":
@@ -187,11 +172,29 @@ def _draw(state: State, seat: int, *, automatic: bool) -> tuple[Event, ...]:
     if len(cards) < state.options.seats:
         return (drawn,)
     winner = max(range(len(cards)), key=lambda i: _ORDER[cards[i]]) + 1
-    return (
-        drawn,
-        RoundWon(round=1, winner=winner, cards=cards),
-        SeedRevealed(round=1, secret=state.secret),
+    return (drawn, RoundWon(round=1, winner=winner, cards=cards))  # the table reveals
+
+
+def _lifecycle(state: State) -> fairness.Lifecycle:
+    """The round's place in the table's lifecycle: no client seeds (the draws begin as soon
+    as the secret is committed), so the seed window is never open."""
+    return fairness.Lifecycle(
+        unit=0 if state.phase == "seeding" else 1,
+        awaiting_secret=state.phase == "seeding",
+        committed=False,
+        window=False,
+        secret=state.secret,
     )
+
+
+def _ends(event: object) -> int | None:
+    return event.round if isinstance(event, RoundWon) else None
+
+
+def _revealed(state: State, seat: int, command: Command) -> tuple[Event, ...]:
+    """The round played without its table (a record's replay): `_decide` inside the
+    table's lifecycle, as the table plays it."""
+    return fairness.play(_lifecycle, _ends, _decide, state, seat, command)
 
 
 def _evolve(state: State, event: Event) -> State:
@@ -263,7 +266,7 @@ def _verify(record: Record) -> Verdict:
     state = _initial(_options_from(None, **record.options))
     expected: list[Event] = []
     for seat, command in ((_SYSTEM, CommitSeed(secret=record.secret)), *record.commands):
-        events = _decide(state, seat, command)
+        events = _revealed(state, seat, command)
         for event in events:
             state = _evolve(state, event)
         expected.extend(events)
@@ -296,7 +299,7 @@ def _record_of(log: protocol.TableLog) -> Record:
 def _replay(record: Record) -> Summary | None:
     state = _initial(_options_from(None, **record.options))
     for seat, command in ((_SYSTEM, CommitSeed(secret=record.secret)), *record.commands):
-        for event in _decide(state, seat, command):
+        for event in _revealed(state, seat, command):
             state = _evolve(state, event)
     return _summary(state)
 
@@ -313,7 +316,8 @@ GAME = protocol.Game(
     command=Command,
     event=Event,
     initial=_initial,
-    decide=_decide,
+    decide=_revealed,
+    rules=_decide,
     evolve=_evolve,
     view=_view,
     legal=_legal,
@@ -323,9 +327,10 @@ GAME = protocol.Game(
         draws=("deal",),
         needs_secret=lambda state: state.phase == "seeding",
         commit=lambda secret: CommitSeed(secret=secret),
-        begins=lambda event: event.round if isinstance(event, SeedCommitted) else None,
-        ends=lambda event: event.round if isinstance(event, RoundWon) else None,
+        begins=lambda event: event.deal if isinstance(event, SeedCommitted) else None,
+        ends=_ends,
         ending=("RoundWon",),
+        lifecycle=_lifecycle,
     ),
     awaiting=lambda state: (state.turn,) if state.phase == "play" else (),
     timer=_timer,
