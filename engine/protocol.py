@@ -38,6 +38,7 @@ from engine import fairness
 from engine.errors import RuleViolation
 
 __all__ = [
+    "DEFAULT_GAME",
     "DRAW_LABELS",
     "Game",
     "RecordSection",
@@ -57,8 +58,11 @@ __all__ = [
 DrawLabel = Literal["deal", "reshuffle:k", "first", "autocut", "dice"]
 DRAW_LABELS: tuple[DrawLabel, ...] = get_args(DrawLabel)
 
-# The modules whose import registers a built-in game. The one place that names the games.
+# The modules whose import registers a built-in game. The one place that names the games,
+# with the default: the game of a request, a record or a bench that names none (the only
+# game there was before tables named theirs).
 _BUILT_IN = ("engine.banakil.game",)
+DEFAULT_GAME = "banakil"
 _GAMES: dict[str, Game] = {}
 _LOADED: list[bool] = []  # non-empty once the built-in games are imported
 _ORDER: list[tuple[str, ...]] = [()]  # the names in registration order, kept by `register`

@@ -36,7 +36,7 @@ __all__ = ["MatchResult", "load_bot", "main", "play_match", "register_bench"]
 _GOAL = 0.95
 _MAX_STEPS = 200_000  # a match longer than this is a bug, not a long match
 
-_GAME = "banakil"  # the default of --game
+_GAME = protocol.DEFAULT_GAME  # the default of --game
 
 Chooser = Callable[[Any, Any], Any]  # (a seat's view, the options) -> a command
 Fallback = Callable[[Any], Any]  # a seat's view -> a command the rules always accept

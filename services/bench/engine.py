@@ -22,7 +22,7 @@ from engine import players, protocol
 
 __all__ = ["register_bench"]
 
-_GAME = "banakil"  # the default of --game
+_GAME = protocol.DEFAULT_GAME  # the default of --game
 
 
 def register_bench(bench_subparsers: Any) -> None:

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 __all__ = ["Client", "main", "percentile", "register_bench"]
 
 _ROOT = Path(__file__).resolve().parents[1]
-_GAME = "banakil"  # the default of --game
+_GAME = protocol.DEFAULT_GAME  # the default of --game
 # The default options of the tables: Banakil's match target out of reach, so a table never
 # finishes.
 _OPTIONS = '{"target_score": 1000000}'

@@ -50,13 +50,14 @@ from typing import Any
 
 import msgspec
 
+from engine import protocol
 from services.bench.service import Client, percentile
 
 __all__ = ["main"]
 
 _ROOT = Path(__file__).resolve().parents[1]
 _REPLY_TIMEOUT = 10.0
-_GAME = "banakil"  # the default of --game
+_GAME = protocol.DEFAULT_GAME  # the default of --game
 # The default options over each preset: a free table that allows bots, as POST
 # /play-vs-computer makes (Banakil's option names).
 _OPTIONS = '{"table_kind": "free", "bots_allowed": true}'

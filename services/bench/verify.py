@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 GOAL = 500.0  # complete deals verified per second, offline, one core
-_GAME = "banakil"  # the default of --game
+_GAME = protocol.DEFAULT_GAME  # the default of --game
 _NAMES = ("Amal", "Badr", "Chadi", "Dunya", "Elias", "Farah", "Ghada", "Hadi")
 
 

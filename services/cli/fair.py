@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from engine import fair
+from engine import fair, protocol
 from engine.cards import canonical_deck, faces
 from engine.errors import RuleViolation
 
@@ -45,7 +45,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="deal",
         help="stream label (default: deal); the input is always the game's canonical deck",
     )
-    shuffle.add_argument("--game", default="banakil", help="whose deck (default: banakil)")
+    shuffle.add_argument(
+        "--game",
+        default=protocol.DEFAULT_GAME,
+        help=f"whose deck (default: {protocol.DEFAULT_GAME})",
+    )
     shuffle.set_defaults(run=_shuffle)
 
 

@@ -13,6 +13,7 @@ from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 
+from engine import protocol
 from engine.errors import RuleViolation
 from engine.table import TABLE_EVENTS, SeatInfo, SeatKind
 from services.gateway.admin import ADMIN_ROUTES
@@ -50,7 +51,7 @@ class CreateTableRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unkno
     seats the host at once and returns the host's token. `deck`, `dealer` and `cut` stack
     the first deal (tests and tutorials; refused unless the server allows stacked decks)."""
 
-    game: Annotated[str, msgspec.Meta(max_length=64)] = "banakil"
+    game: Annotated[str, msgspec.Meta(max_length=64)] = protocol.DEFAULT_GAME
     ruleset: Annotated[str, msgspec.Meta(max_length=64)] | None = None
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     seats: tuple[SeatKind, ...] | None = None

@@ -29,9 +29,8 @@ __all__ = [
 ]
 
 # The game of a table whose state names none (one built before its TableCreated, as tests
-# build them): the only game there was before tables named theirs. The one place the
-# services assume a game.
-DEFAULT_GAME = "banakil"
+# build them): the registry's default.
+DEFAULT_GAME = protocol.DEFAULT_GAME
 
 # The system's commands of the pre-deal lifecycle that mean "the host cuts this unit"
 # (PF-AMB-12 h: first the seed window closes, then the cut; PF-CUT-1..3).

@@ -164,6 +164,51 @@ def test_no_module_under_services_imports_or_names_a_game_package() -> None:
     assert game_imports(_ROOT) == []
 
 
+def game_name_literals(root: Path) -> list[str]:
+    """Each string constant under `root`/services that is a built-in game's name (docstrings
+    aside): the registry names the games, and the default (`protocol.DEFAULT_GAME`)."""
+    games = {g.split(".")[1] for g in game_packages(root)}
+    found: list[str] = []
+    for module, path in _modules(root).items():
+        if not module.startswith("services."):
+            continue
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and node.value in games
+                and id(node) not in docstrings
+            ):
+                found.append(f"{module}:{node.lineno} names the game {node.value!r}")
+    return sorted(found)
+
+
+def test_no_module_under_services_names_a_game_but_through_the_registry() -> None:
+    assert game_name_literals(_ROOT) == []
+
+
+def test_a_service_naming_a_game_in_a_string_is_found(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {
+            "engine/__init__.py": "",
+            "engine/banakil/__init__.py": "",
+            "services/__init__.py": "",
+            "services/bench/__init__.py": "",
+            "services/bench/engine.py": '"""The banakil bench."""\n_GAME = "banakil"\n',
+        },
+    )
+    assert game_name_literals(root) == ["services.bench.engine:2 names the game 'banakil'"]
+
+
 def test_every_game_built_into_the_engine_lives_in_a_game_package() -> None:
     packages = game_packages(_ROOT)
     assert "engine.banakil" in packages
