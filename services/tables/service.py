@@ -58,6 +58,7 @@ from services.tables.codec import (
 )
 from services.tables.followups import SYSTEM, StackedDeal, next_follow_up
 from services.tables.games import game_of, system_command
+from services.tables.hidden import Unreadable
 from services.tables.publisher import Publisher
 from services.tables.quarantine import Quarantine, table_at_fault
 from services.tables.seeds import Deadlines, SeedTiming
@@ -526,10 +527,18 @@ class TableService:
         entry = _Entry(0, new_table(table_id))
         snapshot = await self._store.load_snapshot(table_id, ENGINE_VERSION)
         if snapshot is not None:
+            # Only a cache: one that is not this table's (sealed for another, or holding
+            # another's state) or cannot be read is passed over and the log folded instead.
+            # A wrong seed key (KeyMismatch) is this process's fault and is raised.
             try:
-                entry = _Entry(snapshot.version, decode_state(snapshot.state))
-            except msgspec.DecodeError:  # only a cache: fold from the start instead
+                state = decode_state(snapshot.state, table_id)
+            except (msgspec.DecodeError, Unreadable):
                 _log.warning("unreadable snapshot of %s at %s", table_id, snapshot.version)
+            else:
+                if state.table_id == table_id:
+                    entry = _Entry(snapshot.version, state)
+                else:
+                    _log.warning("the snapshot row of %s holds %s", table_id, state.table_id)
         # A little before the snapshot too, to know the recent command ids.
         start = max(0, entry.version - _RECENT_COMMANDS)
         entry.fold(await self._store.read_stream(table_id, start))
