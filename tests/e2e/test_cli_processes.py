@@ -11,6 +11,7 @@ A gateway pointed at servers that are not there says so in one line and exits at
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import shutil
@@ -99,8 +100,16 @@ class _Up:
         try:
             return await asyncio.to_thread(self.process.wait, 45)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            self.kill()
             raise AssertionError(f"still running 45 s after SIGINT:\n{self.output()}") from None
+
+    def kill(self) -> None:
+        """SIGKILL to the whole process group: `sahra up` and the embedded NATS it started
+        (killing `sahra up` alone left its nats-server running after a failed test)."""
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
@@ -147,8 +156,7 @@ async def test_sahra_up_starts_everything_stops_on_ctrl_c_and_starts_again(
             assert table_id in [t["table_id"] for t in listed.json()]
         await _stop_cleanly(first, data_dir)
     finally:
-        if first.process.poll() is None:
-            first.process.kill()
+        first.kill()
 
     # The same directory again, named by the environment this time: the data is there.
     second = _Up(["--port", str(port)], _env(SAHRA_DATA_DIR=str(data_dir)), tmp_path / "2.log")
@@ -176,8 +184,7 @@ async def test_sahra_up_starts_everything_stops_on_ctrl_c_and_starts_again(
         ), verdict.stderr
         await _stop_cleanly(second, data_dir)
     finally:
-        if second.process.poll() is None:
-            second.process.kill()
+        second.kill()
     # With `sahra up` stopped, it starts that database for the check and stops it after.
     verdict = _verify(f"{table_id}-1", data_dir)
     assert verdict.returncode == 2 and "PostgreSQL" not in verdict.stderr, verdict.stderr

@@ -75,5 +75,4 @@ async def test_sahra_up_makes_a_nats_password_and_its_nats_refuses_clients_witho
             await client.close()
         await _stop_cleanly(up, data_dir)
     finally:
-        if up.process.poll() is None:
-            up.process.kill()
+        up.kill()
