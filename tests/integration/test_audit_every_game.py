@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
-import secrets
 from contextlib import redirect_stdout
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
@@ -20,28 +18,18 @@ from engine import protocol
 from services.bench.verify import store_deals
 from services.bus.nats import NatsBus
 from services.cli import verify as verify_cli
-from services.store.migrate import migrate
 from services.store.postgres import PostgresEventStore
 from services.tables.codec import decode_event, encode_event
 from services.tables.seeds import SeedTiming
 from services.tables.service import TableService
 from services.verifier.audit import audit
 from tests.games import high_card
+from tests.service_support import scratch_database
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _hosted() -> None:
     protocol.register(high_card.GAME)
-
-
-async def _fresh_database(database_url: str) -> str:
-    name = f"sahra_audit_{secrets.token_hex(4)}"
-    conn = await asyncpg.connect(database_url)
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
-    return urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
 
 
 async def _high_card_round(service: TableService) -> str:
@@ -110,29 +98,33 @@ async def _change_a_drawn_card(url: str, table_id: str) -> None:
 async def test_verify_all_audits_a_high_card_round_beside_banakil_deals_and_finds_a_changed_card(
     database_url: str, bus: NatsBus
 ) -> None:
-    url = await _fresh_database(database_url)
-    await migrate(url)
-    store = await PostgresEventStore.connect(url)
-    service = TableService(store, bus, timing=SeedTiming(seed_window=0, reveal_seconds=0))
-    try:
-        reported = await store_deals(store, 2, seed=11)
-        round_table = await _high_card_round(service)
-        stored = await _count(url, "DealScored")
-        assert stored == reported >= 2 and await _count(url, "RoundWon") == 1
-        summary = await audit(store)
-        assert (summary.deals, summary.verified, summary.passed) == (stored + 1, stored + 1, True)
-        assert summary.tables >= 2
-    finally:
-        await service.deadlines.close()
-        await store.close()
+    # A database of its own (dropped after): the audit counts every finished deal in it.
+    async with scratch_database(database_url, "sahra_audit") as url:
+        store = await PostgresEventStore.connect(url)
+        service = TableService(store, bus, timing=SeedTiming(seed_window=0, reveal_seconds=0))
+        try:
+            reported = await store_deals(store, 2, seed=11)
+            round_table = await _high_card_round(service)
+            stored = await _count(url, "DealScored")
+            assert stored == reported >= 2 and await _count(url, "RoundWon") == 1
+            summary = await audit(store)
+            assert (summary.deals, summary.verified, summary.passed) == (
+                stored + 1,
+                stored + 1,
+                True,
+            )
+            assert summary.tables >= 2
+        finally:
+            await service.deadlines.close()
+            await store.close()
 
-    code, out = await asyncio.to_thread(_verify_all, url)
-    assert code == 0, out
-    assert f"audited {stored + 1} finished deals at {summary.tables} tables" in out
+        code, out = await asyncio.to_thread(_verify_all, url)
+        assert code == 0, out
+        assert f"audited {stored + 1} finished deals at {summary.tables} tables" in out
 
-    await _change_a_drawn_card(url, round_table)
-    code, out = await asyncio.to_thread(_verify_all, url)
-    assert code == 1, out
-    assert f"{stored} verified, 1 NOT verified" in out
-    assert f"  {round_table}-1: FAILED: events: event " in out
-    assert "differs from the re-derived one" in out
+        await _change_a_drawn_card(url, round_table)
+        code, out = await asyncio.to_thread(_verify_all, url)
+        assert code == 1, out
+        assert f"{stored} verified, 1 NOT verified" in out
+        assert f"  {round_table}-1: FAILED: events: event " in out
+        assert "differs from the re-derived one" in out
