@@ -222,6 +222,11 @@ class Game:
     over: Callable[[Any], bool]
     match_starts: Callable[[Any], bool] = lambda state: False  # a game without series
     hints: Callable[[Any, int], Any] | None = None
+    # a seat's view from the spectator's (state, spectator's view, seat), for a game whose
+    # seat views differ from it only in `seat`, `hand` and `legal`: the gateway then builds
+    # one view a table version and splices each seat's message from its encoding, instead
+    # of a whole view and an encoding per seat (None: every view is built whole)
+    seat_view: Callable[[Any, Any, int], Any] | None = None
 
     @property
     def command_types(self) -> tuple[type, ...]:

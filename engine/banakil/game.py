@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec.structs import asdict
+from msgspec.structs import asdict, replace
 
 from engine import players, protocol, replay, verify
 from engine.banakil import bot as _bot
@@ -129,6 +129,14 @@ def record_options(options: BanakilOptions) -> dict[str, Any]:
     return out
 
 
+def _seat_view(state: State, public: Any, seat: int) -> Any:
+    """`view(state, seat)` from `public` = `view(state, None)`: a seat sees what a spectator
+    sees, plus its seat, its own hand and its legal moves (tests/unit/test_gateway_views.py
+    holds the two equal on every state of whole deals)."""
+    own = state.hands[seat - 1] if state.hands else None
+    return replace(public, seat=seat, hand=own, legal=legal(state, seat))
+
+
 GAME = protocol.register(
     protocol.Game(
         name="banakil",
@@ -176,6 +184,7 @@ GAME = protocol.register(
         wait=lambda state: (state.phase, state.deal, state.turn_no, state.window),
         match_starts=_match_starts,
         hints=hints,
+        seat_view=_seat_view,
     )
 )
 

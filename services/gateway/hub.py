@@ -84,7 +84,11 @@ class Frame:
             return None
         views = self._views
         if seat not in views:
-            views[seat] = game_of(state).view(game, seat)
+            rules = game_of(state)
+            if seat is not None and rules.seat_view is not None:  # from the one public view
+                views[seat] = rules.seat_view(game, self.view(None), seat)
+            else:
+                views[seat] = rules.view(game, seat)
         return views[seat]
 
     def message(self, seat: int | None) -> bytes:
@@ -93,7 +97,10 @@ class Frame:
         shared = self._shared
         if shared is None:
             shared = self._shared = SharedView(self.loaded, self.view(None))
-        return shared.message(view)
+        # A view the game derived from the spectator's differs from it in its own part
+        # only, by the game's contract: spliced without comparing the two.
+        derived = game_of(self.loaded.state).seat_view is not None
+        return shared.message(view, derived=derived)
 
 
 class Session:

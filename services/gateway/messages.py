@@ -177,13 +177,15 @@ class SharedView:
         self._hand = message[start + len(_NO_SEAT) : hand] + _HAND  # ,"ruleset": ... ,"hand":
         self._rest = message[hand + len(_NO_HAND) : -len(end)] + _LEGAL  # ,"hand_sizes": ...
 
-    def message(self, view: Any) -> bytes:
-        """The message for the seat whose view (from the same state) is `view`."""
+    def message(self, view: Any, *, derived: bool = False) -> bytes:
+        """The message for the seat whose view (from the same state) is `view`; `derived`:
+        the game made it from the spectator's (`Game.seat_view`), so it differs in its seat,
+        hand and legal moves only and is spliced without comparing."""
         if view is None or getattr(view, "seat", None) is None:
             if view is None or view == self._public_view:
                 return self._public
             return view_message(self._loaded, view)
-        if not self._head or not self._differs_in_seat_only(view):
+        if not self._head or not (derived or self._differs_in_seat_only(view)):
             return view_message(self._loaded, view)
         return b"".join(
             (
