@@ -60,9 +60,9 @@ if TYPE_CHECKING:
     import httpx
     from websockets.asyncio.client import ClientConnection
 
-__all__ = ["Client", "main", "percentile", "register_bench"]
+__all__ = ["Client", "main", "percentile", "register_bench", "wait_answering"]
 
-_ROOT = Path(__file__).resolve().parents[1]
+_ROOT = Path(__file__).resolve().parents[2]  # the checkout (services/bench/ is two down)
 _GAME = protocol.DEFAULT_GAME  # the default of --game
 # The default options of the tables: Banakil's match target out of reach, so a table never
 # finishes.
@@ -106,6 +106,28 @@ class Client:
     def choose(self, view: Any, rng: random.Random, *, safe: bool = False) -> Any:
         """The command this seat sends now from its own view (None: nothing to send)."""
         return self._choose(view, self.options, rng, safe)
+
+
+async def wait_answering(
+    base: str, path: str, children: dict[str, tuple[subprocess.Popen[bytes], Path]]
+) -> None:
+    """Until GET `path` answers 200 at `base` (within 60 s); RuntimeError naming the log
+    of a child process that exits meanwhile, or of the first one when time runs out."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=base, timeout=2) as http:
+        deadline = time.monotonic() + 60
+        while True:
+            for name, (child, log) in children.items():
+                if child.poll() is not None:
+                    raise RuntimeError(f"the {name} exited ({child.returncode}); see {log}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await http.get(path)).status_code == 200:
+                    return
+            if time.monotonic() > deadline:
+                log = next(iter(children.values()))[1]
+                raise RuntimeError(f"no answer at {base}{path} within 60 s; see {log}")
+            await asyncio.sleep(0.1)
 
 
 def percentile(values: Sequence[float], q: float) -> float | None:
@@ -643,7 +665,6 @@ async def _gateway(
     database_url: str, nats_url: str, log: Path, profile: Path | None
 ) -> AsyncIterator[tuple[str, subprocess.Popen[bytes]]]:
     """The gateway in a child process; yields its base URL once /healthz answers."""
-    import httpx
 
     from services.runtime.infra import free_port
 
@@ -672,17 +693,7 @@ async def _gateway(
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=2) as http:
-            deadline = time.monotonic() + 60
-            while True:
-                if child.poll() is not None:
-                    raise RuntimeError(f"the gateway exited ({child.returncode}); see {log}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await http.get("/healthz")).status_code == 200:
-                        break
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the gateway did not answer within 60 s; see {log}")
-                await asyncio.sleep(0.1)
+        await wait_answering(base, "/healthz", {"gateway": (child, log)})
         yield base, child
     finally:
         if child.poll() is None:

@@ -51,11 +51,12 @@ from typing import Any
 import msgspec
 
 from engine import protocol
-from services.bench.service import Client, percentile
+from services.bench.service import Client, percentile, wait_answering
+from services.tables import sealing
 
 __all__ = ["main"]
 
-_ROOT = Path(__file__).resolve().parents[1]
+_ROOT = Path(__file__).resolve().parents[2]  # the checkout (services/bench/ is two down)
 _REPLY_TIMEOUT = 10.0
 _GAME = protocol.DEFAULT_GAME  # the default of --game
 # The default options over each preset: a free table that allows bots, as POST
@@ -254,7 +255,6 @@ async def _processes(
     database_url: str, nats_url: str, logs: Path, workers: int
 ) -> AsyncIterator[tuple[str, dict[str, Path]]]:
     """Gateway, clock and bots workers; yields the gateway's base URL and the log files."""
-    import httpx
 
     from services.runtime.infra import free_port
 
@@ -270,10 +270,14 @@ async def _processes(
     for i in range(workers):  # each takes one shard of the tables
         shard = ["--shard", f"{i}/{workers}"]
         commands[f"bots-{i}"] = ["services.cli.bots", "bots", *urls, *data, *shard]
+    # One seed key for the services and for this process, whose audit at the end opens
+    # the hidden cards they sealed (with a key of its own, every deal was "unverifiable").
+    key = secrets.token_bytes(32)
+    sealing.install_key(key)
     env = {
         **os.environ,
         "SAHRA_TOKEN_SECRET": secrets.token_hex(32),
-        "SAHRA_SEED_KEY": secrets.token_hex(32),
+        "SAHRA_SEED_KEY": key.hex(),
         "PYTHONUNBUFFERED": "1",
     }
     children: dict[str, subprocess.Popen[bytes]] = {}
@@ -290,18 +294,10 @@ async def _processes(
                     start_new_session=True,
                 )
         base = f"http://127.0.0.1:{port}"
-        async with httpx.AsyncClient(base_url=base, timeout=2) as http:
-            deadline = time.monotonic() + 60
-            while True:
-                for name, child in children.items():
-                    if child.poll() is not None:
-                        raise RuntimeError(f"the {name} exited; see {paths[name]}")
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await http.get("/readyz")).status_code == 200:
-                        break
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the gateway did not answer; see {paths['gateway']}")
-                await asyncio.sleep(0.1)
+        # the gateway first: its log is named when none answers
+        watched = {"gateway": (children["gateway"], paths["gateway"])}
+        watched |= {name: (child, paths[name]) for name, child in children.items()}
+        await wait_answering(base, "/readyz", watched)
         yield base, paths
     finally:
         for child in children.values():
