@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
-import pytest
 
 from services.bots.worker import BotsWorker
 from services.bus.nats import NatsBus
@@ -17,21 +15,6 @@ from services.store.port import Checkpoint
 from services.store.postgres import PostgresEventStore
 from services.tables.service import TableService
 from tests.e2e.gateway_support import Client, running
-
-_SECRET = b"integration-test-secret-0123456789"
-
-
-@pytest.fixture(scope="module")
-async def base(store: PostgresEventStore, bus: NatsBus) -> AsyncIterator[str]:
-    app = create_app(store, bus, Settings(token_secret=_SECRET))
-    async with running(app) as url:
-        yield url
-
-
-@pytest.fixture
-async def http(base: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=base, timeout=15) as client:
-        yield client
 
 
 async def _table(http: httpx.AsyncClient, **body: Any) -> dict[str, Any]:

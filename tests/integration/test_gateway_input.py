@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -19,28 +18,12 @@ import pytest
 
 from engine.banakil.messages import Discard
 from services.bus.nats import NatsBus
-from services.gateway.app import create_app
-from services.gateway.settings import Settings
 from services.store.port import Checkpoint
 from services.store.postgres import PostgresEventStore
 from services.tables.service import TableService
-from tests.e2e.gateway_support import Client, running
+from tests.e2e.gateway_support import Client
 
-_SECRET = b"input-test-secret-0123456789abcdef"
 _DEEP = b"[" * 10_000 + b"]" * 10_000
-
-
-@pytest.fixture(scope="module")
-async def base(store: PostgresEventStore, bus: NatsBus) -> AsyncIterator[str]:
-    app = create_app(store, bus, Settings(token_secret=_SECRET))
-    async with running(app) as url:
-        yield url
-
-
-@pytest.fixture
-async def http(base: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=base, timeout=15) as client:
-        yield client
 
 
 async def _end_of_log(store: PostgresEventStore) -> Checkpoint:

@@ -27,15 +27,12 @@ from engine.banakil.options import options_from
 from engine.table import TableCreated
 from services.bus.nats import NatsBus
 from services.clock.clock import Clock
-from services.gateway.app import create_app
-from services.gateway.settings import Settings
 from services.projections.in_play import TablesInPlay
 from services.store.port import Checkpoint, Metadata, NewEvent
 from services.store.postgres import PostgresEventStore
 from services.tables.codec import encode_event
 from services.tables.quarantine import Quarantine
 from services.tables.service import TableService
-from tests.e2e.gateway_support import running
 from tests.service_support import scratch_database
 
 _ROOT = Path(__file__).resolve().parents[2]
@@ -53,26 +50,6 @@ async def store(own_database: str) -> AsyncIterator[PostgresEventStore]:
     store = await PostgresEventStore.connect(own_database)
     yield store
     await store.close()
-
-
-@pytest.fixture(scope="module")
-async def bus(nats_url: str) -> AsyncIterator[NatsBus]:
-    bus = await NatsBus.connect(nats_url)
-    yield bus
-    await bus.close()
-
-
-@pytest.fixture(scope="module")
-async def base(store: PostgresEventStore, bus: NatsBus) -> AsyncIterator[str]:
-    app = create_app(store, bus, Settings(token_secret=b"quarantine-test-secret-0123456789"))
-    async with running(app) as url:
-        yield url
-
-
-@pytest.fixture
-async def http(base: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=base, timeout=15) as client:
-        yield client
 
 
 async def _end_of_log(store: PostgresEventStore) -> Checkpoint:
