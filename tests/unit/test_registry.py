@@ -18,9 +18,10 @@ def _high_card_hosted() -> None:
     protocol.register(high_card.GAME)
 
 
-def test_banakil_is_hosted_without_anyone_registering_it() -> None:
-    assert "banakil" in protocol.hosted()
+def test_the_built_in_games_are_hosted_without_anyone_registering_them() -> None:
+    assert {"banakil", "rummy"} <= set(protocol.hosted())
     assert protocol.get("banakil").name == "banakil"
+    assert protocol.get("rummy").name == "rummy"
 
 
 def test_a_registered_game_is_hosted_and_found_by_its_name() -> None:
@@ -31,9 +32,9 @@ def test_a_registered_game_is_hosted_and_found_by_its_name() -> None:
 
 def test_an_unknown_game_is_refused_with_the_list_of_hosted_games_pf_room_2() -> None:
     with pytest.raises(RuleViolation) as refused:
-        protocol.get("rummy")
+        protocol.get("chess")
     assert (refused.value.code, refused.value.rule_id) == ("unknown_game", "PF-ROOM-2")
-    assert "'rummy'" in refused.value.message
+    assert "'chess'" in refused.value.message
     assert refused.value.message.endswith("the hosted games are: " + ", ".join(protocol.hosted()))
 
 
