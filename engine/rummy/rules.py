@@ -191,6 +191,10 @@ def _check_knock(state: State, left: Sequence[str]) -> None:
         raise RuleViolation("no_knock", "RM-CAR-18", "nobody may knock in the final turns")
     if state.drawn not in (1, 2):
         raise RuleViolation("no_knock", "RM-CAR-11", "a knock comes after the first or second draw")
+    if not left:  # RM-AMB-16 (c): emptying the hand is the +25 win, not a knock
+        raise RuleViolation(
+            "no_knock", "RM-CAR-11", "a knock keeps a card in hand: play out without knocking"
+        )
     points = scoring.hand_points(left, "carousel")
     if points > _KNOCK_AT:
         raise RuleViolation(
