@@ -12,6 +12,7 @@ from services.gateway.limits import MAX_BODY_BYTES, refuse_deep_bodies
 from services.gateway.openapi import openapi_config
 from services.gateway.play import PLAY_ROUTES
 from services.gateway.settings import Settings
+from services.gateway.tutorial import lesson_router
 from services.gateway.verify import VERIFY_ROUTES
 from services.gateway.wiring import Gateway, Probe
 from services.gateway.ws import table_socket
@@ -37,7 +38,14 @@ def create_app(
         return gateway
 
     app = Litestar(
-        route_handlers=[*ROUTES, *PLAY_ROUTES, table_socket, *VERIFY_ROUTES, *page_routes],
+        route_handlers=[
+            *ROUTES,
+            *PLAY_ROUTES,
+            table_socket,
+            *VERIFY_ROUTES,
+            *page_routes,
+            lesson_router(),  # PF-MODE-3: the guided lessons, under /lessons
+        ],
         dependencies={"gw": Provide(provide_gateway, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=refuse_deep_bodies,  # 400, not a 500, for JSON nested too deeply
