@@ -1,0 +1,186 @@
+"""Rummy's move search: is there a move, the bot's move, and the hint (rules/rummy.md
+RM-MOVE-1..7, RM-OPT-1a, RM-AMB-5, RM-JOKER-1..5, RM-CAR-5..7, RM-VAT-4/5, RM-TAH-3/7..10;
+platform.md PF-HINT-2/3, PF-BOT-4).
+
+A move is a whole new table: every card of the table stays on it, at least one hand card
+joins, every group is valid, and jokers move only as engine/rummy/moves.py allows. The
+three questions and what each answer guarantees:
+
+- `find_move`: some legal move, or None, and None is a proof that no move exists (the
+  duty to play of RM-MAN-3 rests on it). Moves that rearrange nothing are tried first
+  (search_simple); only when there is none does the exact search run.
+- `best_move`: a legal move adding the most hand cards possible (so one that empties the
+  hand whenever one does), exact in every variant, jokers included; the bot plays it.
+  Among moves adding as many cards, which one is returned is unspecified.
+- `hint`: the first hand card in hand order (♣ ♦ ♥ ♠, then A … K, jokers last) that some
+  legal move plays (RM-AMB-5), the old groups the shown move changes, whether it
+  rearranges the table, and the move itself: one that rearranges nothing when such a move
+  plays that card. None when no move exists.
+
+The exact search (search_dp) is a dynamic programme over ranks, run once per combination
+of kept and freed table jokers (search_model); every move it returns is checked by
+moves.check_move before it leaves this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import msgspec
+
+from engine.cards import Card
+from engine.errors import RuleViolation
+from engine.rummy.moves import check_move
+from engine.rummy.search_dp import JOKER_INDEX, Objective, solve
+from engine.rummy.search_model import Position, face_index, position, scenarios, to_table
+from engine.rummy.search_simple import Simple, opening_core, simple_move
+from engine.rummy.variants import Variant
+
+__all__ = ["Hint", "Move", "Table", "best_move", "find_move", "hint"]
+
+Table = tuple[tuple[Card, ...], ...]
+
+
+class Move(msgspec.Struct, frozen=True, kw_only=True):
+    """A legal move: the whole new table, every joker on it with its face, the hand cards
+    it adds (in table order)."""
+
+    table: Table
+    names: tuple[tuple[Card, str], ...]
+    added: tuple[Card, ...]
+
+
+class Hint(msgspec.Struct, frozen=True, kw_only=True):
+    """RM-OPT-1a: a hand card some move plays, the indexes of the old table's groups the
+    shown move changes, whether it rearranges the table, and that move."""
+
+    card: Card
+    groups: tuple[int, ...]
+    rearranges: bool
+    move: Move
+
+
+def find_move(
+    table: Sequence[Sequence[Card]],
+    names: Mapping[Card, str],
+    hand: Sequence[Card],
+    variant: Variant,
+    *,
+    first_play: bool = False,
+) -> Move | None:
+    """Some legal move, or None when none exists (exact)."""
+    pos = position(table, names, hand, variant, first_play)
+    if not pos.hand:
+        return None
+    if pos.first_play:
+        # RM-VAT-5: without three natural hand cards in a row nothing can be played; with
+        # them, laying them alone is a move.
+        core = opening_core(pos)
+        return None if core is None else _checked(pos, (*pos.table, core), {})
+    seen: set[str] = set()
+    for card in pos.hand:
+        face = card.partition("#")[0]
+        if face not in seen:
+            seen.add(face)
+            found = simple_move(pos, card)
+            if found is not None:
+                return _move(found)
+    solved = _solve(pos, "count", any_move=True)
+    return solved[0] if solved else None
+
+
+def best_move(
+    table: Sequence[Sequence[Card]],
+    names: Mapping[Card, str],
+    hand: Sequence[Card],
+    variant: Variant,
+    *,
+    first_play: bool = False,
+) -> Move | None:
+    """A legal move adding as many hand cards as any legal move does, or None."""
+    pos = position(table, names, hand, variant, first_play)
+    if not pos.hand:
+        return None
+    solved = _solve(pos, "count")
+    return solved[0] if solved else None
+
+
+def hint(
+    table: Sequence[Sequence[Card]],
+    names: Mapping[Card, str],
+    hand: Sequence[Card],
+    variant: Variant,
+    *,
+    first_play: bool = False,
+) -> Hint | None:
+    """RM-AMB-5: the first hand card in hand order that a legal move plays, shown with a
+    move that rearranges nothing if one plays it; None when no move exists."""
+    pos = position(table, names, hand, variant, first_play)
+    if not pos.hand:
+        return None
+    first = pos.hand[0]
+    found = simple_move(pos, first)
+    if found is not None:
+        return _hint(pos, first, found)
+    solved = _solve(pos, "first")
+    if solved is None:
+        return None
+    move, value = solved
+    card = next(c for c in pos.hand if _order(c) == -value)
+    found = simple_move(pos, card)
+    if found is not None:
+        return _hint(pos, card, found)
+    return Hint(card=card, groups=_changed(pos.table, move.table), rearranges=True, move=move)
+
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+
+def _solve(
+    pos: Position, objective: Objective, *, any_move: bool = False
+) -> tuple[Move, int] | None:
+    """The best move over every joker scenario, with its value."""
+    best: tuple[Move, int] | None = None
+    for scen in scenarios(pos):
+        sol = solve(scen.problem, objective)
+        if sol is None or (best is not None and sol.value <= best[1]):
+            continue
+        table, names, _ = to_table(pos, scen, sol.groups)
+        move = _checked(pos, table, names)
+        if move is None:
+            continue  # never expected: moves.check_move refused what the search built
+        best = (move, sol.value)
+        if any_move or (objective == "count" and sol.value == len(pos.hand)):
+            break
+    return best
+
+
+def _checked(pos: Position, table: Table, names: Mapping[Card, str]) -> Move | None:
+    try:
+        checked = check_move(
+            pos.table, pos.names, table, names, pos.hand, pos.variant, first_play=pos.first_play
+        )
+    except RuleViolation:
+        return None
+    return Move(table=table, names=checked.names, added=checked.added)
+
+
+def _move(found: Simple) -> Move:
+    table, names, added, _ = found
+    return Move(table=table, names=tuple(sorted(names.items())), added=added)
+
+
+def _hint(pos: Position, card: Card, found: Simple) -> Hint:
+    return Hint(card=card, groups=found[3], rearranges=False, move=_move(found))
+
+
+def _order(card: Card) -> int:
+    """A card's place in hand order by face (every joker JOKER_INDEX)."""
+    face = card.partition("#")[0]
+    return JOKER_INDEX if face == "JK" else face_index(face)
+
+
+def _changed(before: Table, after: Table) -> tuple[int, ...]:
+    """Indexes of the old groups that the new table does not hold as they were."""
+    kept = {frozenset(g) for g in after}
+    return tuple(i for i, g in enumerate(before) if frozenset(g) not in kept)

@@ -1,0 +1,266 @@
+"""Open runs as small tokens, and every way one face's untracked copies can move them
+(the inner step of search_dp; rules/rummy.md RM-GRP-3, RM-ACE-1..4, RM-VAT-5).
+
+A token is an int. Its low bits say what decides a run's future: its length (1, 2, or 3
+and more), whether it began on a low ace (it may not reach the high ace, RM-AMB-6),
+whether it holds a joker (where a group holds one at most, RM-TAH-7), whether it is the
+Vatican opening candidate and how many natural hand cards end it in a row (RM-AMB-11),
+whether it is a frozen Tahiti group (RM-TAH-8) and which. Higher bits carry what the
+search tracks of certain cards (see search_hot): never read here, only kept.
+
+`options` lists, for the tokens open in one suit and the copies of the next face (must,
+spare, hand), each distinct outcome: which runs end, go on with a copy or a joker, which
+runs begin, how many copies go to the rank's sets. It is cached: the same small inputs
+recur across states, places and calls.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+__all__ = [
+    "CAND",
+    "END",
+    "FROZEN",
+    "JOK",
+    "LEN",
+    "LOW",
+    "NAT",
+    "NATC",
+    "STREAK",
+    "WILD_C",
+    "WILD_J",
+    "Option",
+    "grow",
+    "options",
+    "start",
+]
+
+LEN = 3  # length 1, 2, or 3 (= 3 or more)
+LOW = 4  # began on a low ace: may not reach place 14
+JOK = 8  # holds a joker (tracked where a group holds one at most)
+CAND = 16  # the Vatican opening candidate: hand cards only so far
+STREAK = 32  # × 0..3: natural hand cards in a row at its end (3: achieved)
+FROZEN = 128  # a frozen Tahiti group (× block number in the next two bits)
+_STREAKS = 3 * STREAK
+
+# Actions on a run at a place.
+END, NAT, NATC, WILD_J, WILD_C = 0, 1, 2, 3, 4  # NATC / WILD_C: from the hand, for the candidate
+
+# (new tokens sorted, copies to sets, jokers used, hand copies used, opening state after,
+#  jokers added to the candidate, kept-aces code or None, tokens ended,
+#  detail: ((action, new token) per old token, flattened), ((new token, action) per start))
+Option = tuple[
+    tuple[int, ...],
+    int,
+    int,
+    int,
+    int,
+    int,
+    int | None,
+    tuple[int, ...],
+    tuple[tuple[int, ...], tuple[int, ...]],
+]
+
+
+@cache
+def options(
+    toks: tuple[int, ...],
+    m: int,
+    o0: int,
+    o1: int,
+    o1_kept: int,
+    jokers: int,
+    places: tuple[bool, bool, bool],
+    reach: int,
+    reach_low: int,
+    may_defer: bool,
+    limit: int,
+    opening: int,
+    hands: bool,
+) -> tuple[Option, ...]:
+    """Every distinct outcome for one face: `m` copies must be used, `o0` spare and `o1`
+    hand copies may be; `places` = (low place 1, top place 14, kept aces' place: the m
+    copies are the aces kept back, `o1_kept` of them from the hand). `hands`: say how
+    many kept aces come from the hand (an opening run or a frozen group may need one)."""
+    low_place, top_place, high_place = places
+    per_token = [_token_moves(t, top_place, reach, reach_low, limit) for t in toks]
+    starts = _start_moves(low_place, top_place, reach, reach_low, limit, opening)
+    sets = not high_place
+    avail = m + o0 + o1
+    seen: dict[tuple[object, ...], Option] = {}
+    cand_here = any(t & CAND for t in toks)
+    for combo in _product(per_token, toks):
+        n_nat = sum(1 for a, _ in combo if a in (NAT, NATC))
+        n_natc = sum(1 for a, _ in combo if a == NATC)
+        n_jok = sum(1 for a, _ in combo if a in (WILD_J, WILD_C))
+        n_jokc = sum(1 for a, _ in combo if a == WILD_C)
+        ended = tuple(t for (a, _), t in zip(combo, toks, strict=True) if a == END)
+        ends_open = any(t & CAND for t in ended)
+        cand_alive = any(a in (NATC, WILD_C) for a, _ in combo)
+        kept_toks = [nt for a, nt in combo if a != END]
+        flat = tuple(x for pair in combo for x in pair)
+        for new in _start_sets(starts, avail - n_nat, jokers - n_jok, opening, cand_alive):
+            s_nat = sum(1 for a, _ in new if a in (NAT, NATC))
+            s_natc = sum(1 for a, _ in new if a == NATC)
+            s_jok = sum(1 for a, _ in new if a in (WILD_J, WILD_C))
+            s_jokc = sum(1 for a, _ in new if a == WILD_C)
+            placed = n_nat + s_nat
+            natc = n_natc + s_natc
+            opened = _opening_after(opening, cand_here, ends_open, bool(s_natc or s_jokc))
+            ntoks = tuple(sorted(kept_toks + [nt for _, nt in new]))
+            detail = (flat, tuple(x for a, nt in new for x in (nt, a)))
+            for q in range(avail - placed + 1) if sets else (0,):
+                here = placed + q
+                for kept in range(avail - here + 1) if may_defer else (0,):
+                    total = here + kept
+                    if total < m:
+                        continue
+                    hand_used = 0 if high_place else min(o1, total - m)
+                    if high_place and natc > o1_kept:
+                        continue
+                    # Which kept aces came from the hand matters only to an opening run.
+                    lows = (
+                        range(max(0, kept - (total - hand_used)), min(kept, hand_used) + 1)
+                        if kept and hands
+                        else (0,)
+                    )
+                    for kept_hand in lows:
+                        if not high_place and natc > hand_used - kept_hand:
+                            continue
+                        code = (kept | kept_hand << 3) if may_defer else None
+                        opt: Option = (
+                            ntoks,
+                            q,
+                            n_jok + s_jok,
+                            hand_used,
+                            opened,
+                            n_jokc + s_jokc,
+                            code,
+                            ended,
+                            detail,
+                        )
+                        sig = opt[:8]
+                        if sig not in seen:
+                            seen[sig] = opt
+    return tuple(seen.values())
+
+
+def _opening_after(opening: int, cand_here: bool, ended: bool, started: bool) -> int:
+    """0: no opening run yet, 1: a candidate is open (maybe in another suit), 2: opened."""
+    if opening == 2 or ended:
+        return 2
+    if cand_here or started:
+        return 1
+    return opening
+
+
+def grow(
+    tok: int, action: int, top_place: bool, reach: int, reach_low: int, limit: int
+) -> int | None:
+    """The token after a run takes a card (NAT, NATC, WILD_J, WILD_C), or None if it may not
+    (a low-ace run at place 14, no room left to reach 3 cards, a second Tahiti joker, a
+    candidate taking anything but a hand card or the wrong action for its kind)."""
+    if tok & LOW and top_place:
+        return None
+    length = tok & LEN
+    grown = min(3, length + 1)
+    if grown + (reach_low if tok & LOW else reach) < 3:
+        return None
+    cand = tok & CAND
+    if bool(cand) != (action in (NATC, WILD_C)):
+        return None
+    wild = action in (WILD_J, WILD_C)
+    if wild and (not limit or tok & JOK):
+        return None
+    base = (tok & ~(LEN | _STREAKS)) | grown | (JOK if wild and limit == 1 else 0)
+    if not cand:
+        return base
+    streak = (tok & _STREAKS) // STREAK
+    streak = (3 if streak == 3 else 0) if wild else min(3, streak + 1)
+    return base | streak * STREAK
+
+
+def start(
+    action: int, low_place: bool, top_place: bool, reach: int, reach_low: int, limit: int
+) -> int | None:
+    """The token of a run begun here with a card (NAT, NATC, WILD_J, WILD_C), or None."""
+    if top_place or (reach_low if low_place else reach) < 2:
+        return None
+    wild = action in (WILD_J, WILD_C)
+    if wild and not limit:
+        return None
+    tok = 1 | (LOW if low_place else 0) | (JOK if wild and limit == 1 else 0)
+    if action == NATC:
+        return tok | CAND | STREAK
+    return tok | CAND if action == WILD_C else tok
+
+
+def _token_moves(
+    tok: int, top_place: bool, reach: int, reach_low: int, limit: int
+) -> list[tuple[int, int]]:
+    """(action, new token) for one open run: end it, or continue it with a card."""
+    moves: list[tuple[int, int]] = []
+    cand = tok & CAND
+    if tok & LEN == 3 and (not cand or (tok & _STREAKS) == _STREAKS):
+        moves.append((END, 0))
+    for action in (NATC, WILD_C) if cand else (NAT, WILD_J):
+        new = grow(tok, action, top_place, reach, reach_low, limit)
+        if new is not None:
+            moves.append((action, new))
+    return moves
+
+
+def _start_moves(
+    low_place: bool, top_place: bool, reach: int, reach_low: int, limit: int, opening: int
+) -> list[tuple[int, int]]:
+    """(action, token) for a run begun here."""
+    out: list[tuple[int, int]] = []
+    for action in (NAT, WILD_J, NATC, WILD_C) if opening == 0 else (NAT, WILD_J):
+        tok = start(action, low_place, top_place, reach, reach_low, limit)
+        if tok is not None:
+            out.append((action, tok))
+    return out
+
+
+def _start_sets(
+    starts: list[tuple[int, int]], naturals: int, jokers: int, opening: int, cand_alive: bool
+) -> list[list[tuple[int, int]]]:
+    """Multisets of new runs: at most `naturals` begun on a natural, `jokers` on a joker,
+    one opening candidate at most (none while one is open)."""
+    if naturals < 0 or jokers < 0:
+        return []
+    out: list[list[tuple[int, int]]] = [[]]
+
+    def grow(k: int, chosen: list[tuple[int, int]], nat: int, jok: int, cand: int) -> None:
+        for i in range(k, len(starts)):
+            act, tok = starts[i]
+            is_nat = act in (NAT, NATC)
+            is_cand = act in (NATC, WILD_C)
+            if (is_nat and nat == 0) or (not is_nat and jok == 0):
+                continue
+            if is_cand and (cand or opening != 0 or cand_alive):
+                continue
+            new = [*chosen, (act, tok)]
+            out.append(new)
+            grow(i, new, nat - is_nat, jok - (not is_nat), cand + is_cand)
+
+    grow(0, [], naturals, jokers, 0)
+    return out
+
+
+def _product(
+    per_token: list[list[tuple[int, int]]], toks: tuple[int, ...]
+) -> list[list[tuple[int, int]]]:
+    """Every choice of one move per token; equal tokens take moves in a fixed order, since
+    which of two equal runs does what makes no difference."""
+    out: list[list[tuple[int, int]]] = [[]]
+    for i, moves in enumerate(per_token):
+        grown: list[list[tuple[int, int]]] = []
+        for prefix in out:
+            for move in moves:
+                if i and toks[i] == toks[i - 1] and move < prefix[-1]:
+                    continue
+                grown.append([*prefix, move])
+        out = grown
+    return out

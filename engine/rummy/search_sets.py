@@ -1,0 +1,64 @@
+"""Which cards of one rank can be split into sets, and how (rules/rummy.md RM-GRP-2).
+
+The move search (search_dp) sends some copies of each suit of a rank to sets and asks
+two things: can those copies, with `jokers` wild jokers, be split exactly into sets, and
+which sets. A set is 3 or 4 cards of one rank in distinct suits, a joker standing for a
+suit its set lacks (RM-GRP-2, RM-GRP-4, RM-JOKER-1), at most `limit` jokers a set
+(RM-TAH-7: one in Tahiti). The answer depends only on how many copies each suit brings,
+so it is computed once per count vector by a small exhaustive split, and cached.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+__all__ = ["set_jokers", "split_sets"]
+
+# A set in a split: (bitmask of the suits its natural copies bring, jokers it holds).
+SetShape = tuple[int, int]
+
+
+@cache
+def split_sets(counts: tuple[int, ...], jokers: int, limit: int) -> tuple[SetShape, ...] | None:
+    """Sets that hold exactly `counts[s]` copies of suit s and `jokers` jokers, or None.
+
+    `counts` may list the suits in any order (the shapes' bitmasks then follow that order).
+    """
+    if not any(counts):
+        return _joker_sets(jokers, limit)
+    first = next(s for s, n in enumerate(counts) if n)
+    others = [s for s, n in enumerate(counts) if n and s != first]
+    # The set holding a copy of the first suit with copies left: every subset of the
+    # other suits with copies left may join it; jokers bring it to 3 or 4 cards.
+    for pick in range(1 << len(others)):
+        mask = 1 << first
+        for k, s in enumerate(others):
+            if pick >> k & 1:
+                mask |= 1 << s
+        natural = mask.bit_count()
+        rest = tuple(n - (mask >> s & 1) for s, n in enumerate(counts))
+        for extra in range(max(0, 3 - natural), min(4 - natural, limit, jokers) + 1):
+            tail = split_sets(rest, jokers - extra, limit)
+            if tail is not None:
+                return ((mask, extra), *tail)
+    return None
+
+
+@cache
+def set_jokers(counts: tuple[int, ...], budget: int, limit: int) -> tuple[int, ...]:
+    """How many jokers (0..budget) can join these copies so that they split into sets."""
+    return tuple(j for j in range(budget + 1) if split_sets(counts, j, limit) is not None)
+
+
+def _joker_sets(jokers: int, limit: int) -> tuple[SetShape, ...] | None:
+    """Sets of jokers alone (a joker set names distinct suits of one rank)."""
+    if jokers == 0:
+        return ()
+    if limit < 3 or jokers < 3 or jokers > 4 * (jokers // 3):
+        return None
+    sizes = [3] * (jokers // 3)
+    for k in range(jokers - 3 * len(sizes)):
+        sizes[k] += 1
+    if max(sizes) > min(4, limit):
+        return None
+    return tuple((0, n) for n in sizes)
