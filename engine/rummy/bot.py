@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine.rummy.messages import Command, Draw, GiveUp, Pass, Play
 from engine.rummy.options import RummyOptions
 from engine.rummy.scoring import hand_points
+from engine.rummy.search import best_move
 from engine.rummy.view import View
 
 __all__ = ["choose", "fallback"]
@@ -23,7 +24,6 @@ def choose(view: View, options: RummyOptions) -> Command:
     allowed = view.legal.commands
     if "Play" not in allowed or view.hand is None or view.seat is None:
         return fallback(view)
-    from engine.rummy.search import best_move  # until the search lands (TODO)
 
     move = best_move(
         view.table,

@@ -32,6 +32,7 @@ from engine.rummy.messages import (
 )
 from engine.rummy.options import PRESETS, RummyOptions, options_from, validate
 from engine.rummy.rules import decide, ends, lifecycle, rules
+from engine.rummy.search import hint
 from engine.rummy.state import RoundResult, State
 from engine.rummy.view import View, legal, view
 
@@ -98,7 +99,6 @@ def _hints(state: State, seat: int) -> Any:
     """PF-HINT-3: a move for the asking seat on its turn (its own cards only), or None."""
     if state.phase != "play" or seat != state.turn:
         return None
-    from engine.rummy.search import hint  # until the search lands (TODO)
 
     return hint(
         state.table,

@@ -139,7 +139,7 @@ def _round(state: State, log: RoundLog) -> tuple[RoundVerdict, State]:
         for event in events:
             state = evolve(state, event)
         derived.extend(events)
-    derived[0] = replace(derived[0], secret="")  # type: ignore[type-var]
+    derived[0] = replace(derived[0], secret="")
     if derived != recorded:
         pairs = enumerate(zip(recorded, derived, strict=False))
         at = next((i for i, (a, b) in pairs if a != b), min(len(recorded), len(derived)))

@@ -47,6 +47,7 @@ from engine.rummy.messages import (
     TurnPassed,
 )
 from engine.rummy.moves import check_move
+from engine.rummy.search import hint
 from engine.rummy.state import State
 
 __all__ = ["decide", "ends", "lifecycle", "rules"]
@@ -214,7 +215,6 @@ def _reminder(state: State, seat: int) -> PlayReminded | None:
         or state.reminded
     ):
         return None
-    from engine.rummy.search import hint  # until the search lands (TODO)
 
     found = hint(state.table, dict(state.names), state.hands[seat - 1], options.rules)
     if found is None:
