@@ -86,7 +86,8 @@ async def test_malformed_or_unknown_lesson_requests_are_refused(gateway: Gateway
     game is a 400, an unknown lesson or id a 404, a body past the bound a 413."""
     lesson_id = (await _start(gateway))["lesson_id"]
     step = f"/lessons/{lesson_id}/step"
-    for body in ({"command": {"type": "Fly"}}, {"command": {"type": "Draw"}, "x": 1}, []):
+    bodies: list[Any] = [{"command": {"type": "Fly"}}, {"command": {"type": "Draw"}, "x": 1}, []]
+    for body in bodies:
         bad = await gateway.http.post(step, json=body)
         assert bad.status_code == 400 and bad.json()["code"] == "bad_command", bad.text
     huge = await gateway.http.post(
