@@ -22,11 +22,10 @@ never shows what a game would not do. Any other command is refused by the lesson
 the rules, even one the rules would accept (engine.lessons.LessonRefused), and nothing
 changes: the lesson is pure, and where a learner stands is the number of steps done.
 
-The script is the data below: a move is "draw" or the edits it makes to the table before
-it, groups by index ("lay" new cards, "add" cards to a group, "take" a card out of a group
-to form a new one with hand cards), and `play_of` builds the Play command's whole table
-from them. The secret was found by `scripts/find_rummy_lesson.py`, which tries the secrets
-SHA-256("sahra rummy lesson <i>") and prints every lesson that fits, as the data below.
+The script (the secret, every move of both seats) is engine/rummy/tutorial_script.py; the
+texts are engine/rummy/tutorial_text.py. The lesson is played through once by the rules
+and kept (`_stages`): after the first, a page or the step's own command costs no search; a
+refused command is decided once, to tell whether the rules would have allowed it.
 
 The line that makes the lesson load with the game (engine/rummy/game.py, last line):
 ``from engine.rummy import tutorial as _tutorial  # noqa: F401  (registers the lesson)``;
