@@ -9,19 +9,19 @@ page is derived again from it (a server keeps that number and nothing else).
 
 The platform reaches a lesson through this registry only, by the game's name and the
 lesson's: a game's package registers its lessons when its lesson module is imported, and
-this module imports the built-in ones by module path the first time a lesson is looked up
-(as engine/protocol.py imports the built-in games), so nothing outside a game names it.
+the registry of games imports the built-in ones (each game's package imports its lessons)
+the first time a lesson is looked up, so nothing outside a game names it.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
+from engine import protocol
 from engine.errors import RuleViolation
 
 __all__ = [
@@ -34,8 +34,6 @@ __all__ = [
     "register",
 ]
 
-# The modules whose import registers a built-in lesson (imported on the first look-up).
-_BUILT_IN = ("engine.rummy.tutorial",)
 # "step" is the gateway's word after a live lesson's id (POST /lessons/{id}/step), so no
 # lesson may be called so; names are short, lower-case words (they end up in URLs).
 _RESERVED = frozenset({"step"})
@@ -146,5 +144,4 @@ def _load_built_ins() -> None:
     if _LOADED:
         return
     _LOADED.append(True)  # first: a lesson module registers itself while it loads
-    for module in _BUILT_IN:
-        importlib.import_module(module)
+    protocol.hosted()  # imports the built-in games, whose packages import their lessons

@@ -189,3 +189,6 @@ PLAYERS = players.register(
         bot_fallback=_bot.fallback,
     ),
 )
+
+# The guided lessons of rummy (PF-MODE-3) register themselves beside the game.
+from engine.rummy import tutorial as _tutorial  # noqa: E402, F401
