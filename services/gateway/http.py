@@ -22,6 +22,7 @@ from services.gateway.errors import ApiError
 from services.gateway.hub import table_view
 from services.gateway.openapi import NOT_READY, refusals
 from services.gateway.outage import RETRY_AFTER
+from services.gateway.presets import chosen_preset
 from services.gateway.tokens import sign
 from services.gateway.wiring import Gateway
 from services.projections.lobby import TableSummary
@@ -46,13 +47,16 @@ PlayerName = Annotated[
 class CreateTableRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A new table of any hosted game: its name, a preset of its options and single options
     over it (each game reads them with its own `options_from`, so the request names no
-    game's options). `ruleset` is the preset (Banakil's rule sets: "classic", "sahrat");
-    unset, the game's default. `seats` defaults to humans everywhere; `player` (optional)
-    seats the host at once and returns the host's token. `deck`, `dealer` and `cut` stack
-    the first deal (tests and tutorials; refused unless the server allows stacked decks)."""
+    game's options). `ruleset` is the preset (Banakil's rule sets: "classic", "sahrat";
+    rummy's variants: "manipulation" … "tahiti"), `variant` the same under rummy's word
+    (both given must agree); unset, the game's default. `seats` defaults to humans
+    everywhere; `player` (optional) seats the host at once and returns the host's token.
+    `deck`, `dealer` and `cut` stack the first deal (tests and tutorials; refused unless
+    the server allows stacked decks)."""
 
     game: Annotated[str, msgspec.Meta(max_length=64)] = protocol.DEFAULT_GAME
     ruleset: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    variant: Annotated[str, msgspec.Meta(max_length=64)] | None = None  # = ruleset
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     seats: tuple[SeatKind, ...] | None = None
     player: PlayerName | None = None
@@ -106,11 +110,8 @@ async def create_table(
     With `player`, the host is seated at once and the answer carries the host's seat token.
     Options out of range are refused (422, `bad_option`, naming the option and its range)."""
     game = game_named(data.game)  # unknown_game, naming the hosted ones
-    if data.ruleset is not None and data.ruleset not in game.presets:
-        # A malformed request, as when the schema listed Banakil's rule sets (400).
-        shown = ", ".join(sorted(game.presets))
-        raise ApiError(400, "bad_request", "", f"{data.game} has the rule sets {shown}")
-    options = game.options_from(data.ruleset, **data.options)
+    preset = chosen_preset(game, data.ruleset, data.variant)  # 400 for a preset not its own
+    options = game.options_from(preset, **data.options)
     human: SeatKind = "human"
     seats = data.seats or (human,) * game.seats(options)
     stacked = None

@@ -1,14 +1,15 @@
 """HTTP routes for playing against the computer (PF-MODE-1) and for leaving a seat
 (PF-CONN-4).
 
-`POST /play-vs-computer {player, game?, ruleset?, mode?, options?}`: one call makes a free
-table of any hosted game (Banakil unless `game` says otherwise) with the player in seat 1
-and bots in every other seat the game's options make (one bot in `sahrat` 1v1), starts it
-and returns the player's seat token; the bots answer him inline and the clock keeps his
-turns moving, to the end of the match. `ruleset` is a preset of the game (Banakil's
-default here is `sahrat`, another game's is its own default), `options` single options
-over it, as `POST /tables` takes them; `mode` is Banakil's (PF-MODE-1). A game, or
-options, at whose table bots may not sit is refused (422, `no_bots`, PF-BOT-1).
+`POST /play-vs-computer {player, game?, ruleset? or variant?, mode?, options?}`: one call
+makes a free table of any hosted game (Banakil unless `game` says otherwise) with the
+player in seat 1 and bots in every other seat the game's options make (one bot in `sahrat`
+1v1), starts it and returns the player's seat token; the bots answer him inline and the
+clock keeps his turns moving, to the end of the match. `ruleset` is a preset of the game
+(Banakil's default here is `sahrat`, another game's is its own default; `variant` is the
+same choice under rummy's word, and both given must agree), `options` single options over
+it, as `POST /tables` takes them; `mode` is Banakil's (PF-MODE-1). A game, or options, at
+whose table bots may not sit is refused (422, `no_bots`, PF-BOT-1).
 
 `POST /tables/{id}/leave` (Bearer <seat token>): the player leaves on purpose. At a free
 table a bot takes the seat at once, with his hand, team and score (PF-BOT-2); at a coin
@@ -32,6 +33,7 @@ from engine.table import Leave, SeatKind, SeatPresence
 from services.gateway.auth import bearer_seat
 from services.gateway.errors import ApiError
 from services.gateway.openapi import refusals
+from services.gateway.presets import chosen_preset
 from services.gateway.tokens import sign
 from services.gateway.wiring import Gateway
 from services.tables.games import DEFAULT_GAME, game_named
@@ -52,6 +54,7 @@ class VsComputerRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknow
     player: PlayerName
     game: Annotated[str, msgspec.Meta(max_length=64)] = DEFAULT_GAME
     ruleset: Annotated[str, msgspec.Meta(max_length=64)] | None = None  # a preset of the game
+    variant: Annotated[str, msgspec.Meta(max_length=64)] | None = None  # the same, rummy's word
     mode: Literal["partnership", "one_vs_one"] | None = None  # Banakil's modes (PF-MODE-1)
     options: dict[str, Any] = msgspec.field(default_factory=dict)
 
@@ -78,10 +81,7 @@ async def play_vs_computer(
     """A started table of any hosted game: the player in seat 1 against the computer's bots
     (PF-MODE-1)."""
     game = game_named(data.game)  # unknown_game, naming the hosted ones
-    preset = data.ruleset or _PRESETS.get(game.name)
-    if preset is not None and preset not in game.presets:
-        shown = ", ".join(sorted(game.presets))
-        raise ApiError(400, "bad_request", "", f"{game.name} has the rule sets {shown}")
+    preset = chosen_preset(game, data.ruleset, data.variant, _PRESETS.get(game.name))
     fields = {f.name for f in msgspec.structs.fields(game.options)}
     overrides = {k: v for k, v in _AGAINST_BOTS.items() if k in fields}
     if data.mode is not None:

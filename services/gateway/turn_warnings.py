@@ -8,11 +8,12 @@ and pushes to the sockets of the acting seat, once per wait:
     {"type": "warning", "table_id", "deal", "turn", "seat", "stage": "turn" | "window",
      "deadline": ISO 8601 server time, "seconds_left"}
 
-The start of a wait is the `server_time` of the batch that began it, read from the tail
-of the table's stream when a table is first watched here, and the moment this gateway
-sees the change afterwards (its own commit, or the bus's news of another writer's, a few
-milliseconds later; a lost publish makes it as late as the relay). The client shows the
-warning and plays the countdown sound from it; the deadline is the clock's own.
+The start of a wait is the `server_time` of the batch after which the game's answer to
+"what does the table wait for" (`Game.wait`) changed, for every game alike: found by
+folding the table's stream when a table is first watched here, and the moment this
+gateway sees the change afterwards (its own commit, or the bus's news of another writer's,
+a few milliseconds later; a lost publish makes it as late as the relay). The client shows
+the warning and plays the countdown sound from it; the deadline is the clock's own.
 
 The time source is injected (`now`), and `tick` sends what is due, so tests move time.
 """
@@ -27,16 +28,17 @@ from datetime import datetime
 
 import msgspec
 
+from engine.table import evolve, new_table
 from services.gateway.presence import Presence
 from services.projections.deadlines import Deadline, timer, warning_at
 from services.projections.in_play import Tracked, Waiting, server_time, waiting_for
 from services.store.port import EventStore
-from services.tables.service import WAIT_STARTS, Loaded, TableService
+from services.tables.codec import decode_event
+from services.tables.service import Loaded, TableService
 
 __all__ = ["TurnWarnings"]
 
 _log = logging.getLogger(__name__)
-_TAIL = 64  # events read back for the start of a wait (a turn is a few events)
 _LOOK_UPS = 5  # reads of a table that changes meanwhile before leaving it to the next tick
 
 
@@ -149,13 +151,18 @@ class TurnWarnings:
             self._watched[table_id] = _Watch(tracked=tracked)
 
     async def _began(self, table_id: str, version: int) -> datetime | None:
-        """The server time of the batch that began the table's wait as of `version`."""
-        rows = await self._store.read_stream(table_id, max(0, version - _TAIL))
-        starts = [r for r in rows if r.type in WAIT_STARTS and r.version <= version]
-        if not starts:  # a long wait (many presence events): read it all
-            rows = await self._store.read_stream(table_id)
-            starts = [r for r in rows if r.type in WAIT_STARTS and r.version <= version]
-        return server_time(starts[-1]) if starts else None
+        """The server time of the batch that began the table's wait as of `version`: the
+        stream folded to there (once per table watched here), the wait's start being
+        where the game's answer last changed, as the clock counts it."""
+        state, waiting, since = new_table(table_id), None, None
+        for row in await self._store.read_stream(table_id):
+            if row.version > version:
+                break
+            state = evolve(state, decode_event(row, game=state.game or None))
+            now = waiting_for(state)
+            if now != waiting:
+                waiting, since = now, None if now is None else server_time(row)
+        return since
 
     async def _warn(self, deadline: Deadline, now: datetime) -> int:
         sessions = self._presence.sessions(deadline.table_id, deadline.seat)

@@ -40,9 +40,9 @@ from engine.table import TableState, new_table
 from engine.table import evolve as evolve_table
 from services.store.port import Checkpoint, Snapshot, StoredEvent
 from services.tables.codec import ENGINE_VERSION, decode_event, open_snapshot, seal_snapshot
-from services.tables.games import game_of
 from services.tables.hidden import KeyMismatch, Unreadable
 from services.tables.quarantine import Quarantine, QuarantineStore
+from services.tables.turns import Waiting, waiting_for
 
 __all__ = [
     "LogReader",
@@ -59,11 +59,6 @@ _PROCESS = "tables-in-play"  # the name this model quarantines a table under
 _PAGE = 1_000
 _SAVE_EVERY = 30.0  # seconds between saved checkpoints while the log moves
 _MAX_VERSION = 2**31 - 1  # the snapshot's version is an SQL integer
-
-# (phase, deal, turn number, discard window): what a playing table waits for now. A turn's
-# timer runs from the moment this last changed; the same turn of another deal, or the
-# window of the same turn, is another wait.
-Waiting = tuple[str, int, int, bool]
 
 
 class LogReader(QuarantineStore, Protocol):
@@ -105,13 +100,6 @@ def snapshot_name(shard: tuple[int, int] | None) -> str:
     """The name a shard's model is saved under (None: every table)."""
     part = "all" if shard is None else f"{shard[0]}-of-{shard[1]}"
     return f"projection:tables-in-play:{part}"
-
-
-def waiting_for(state: TableState) -> Waiting | None:
-    game = state.game_state
-    if state.status != "playing" or game is None or game.phase == "over":
-        return None
-    return game_of(state).wait(game)
 
 
 def server_time(row: StoredEvent) -> datetime:

@@ -62,10 +62,9 @@ from services.tables.hidden import Unreadable
 from services.tables.publisher import Publisher
 from services.tables.quarantine import Quarantine, table_at_fault
 from services.tables.seeds import Deadlines, SeedTiming
-from services.tables.turns import turn_deadline
+from services.tables.turns import turn_deadline, waiting_for
 
 __all__ = [
-    "WAIT_STARTS",
     "Loaded",
     "Outcome",
     "Rejection",
@@ -79,9 +78,6 @@ _RECENT_COMMANDS = 256  # command ids remembered per table to answer a repeat at
 _MAX_FOLLOW_UPS = 2_000  # a bound, not a rule: bots finish a deal in a few hundred moves
 _BACKOFF = 0.002  # seconds: the most a retry after a lost race waits, times the attempt
 _STACKED_TYPE = "StackedDealRequested"
-# The events that begin a wait with a deadline: a turn (dealt, or the last one discarded)
-# or the discard window after a timeout.
-WAIT_STARTS = frozenset({"CardsDealt", "CardDiscarded", "TurnTimedOut"})
 
 ChangeListener = Callable[[str, "Loaded"], None]
 
@@ -106,15 +102,15 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
 class Loaded(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     state: TableState
-    # When the running turn or discard window ends (PF-TIMER-1/3), for clients' countdowns:
-    # the clock's own deadline, derived from the same recorded server time.
+    # When the running turn or discard window ends (PF-TIMER-1/3, PF-TIMER-7), for clients'
+    # countdowns: the clock's own deadline, derived from the same recorded server time.
     deadline: datetime | None = None
 
 
 class _Entry:
     """The cached state of one table; changed only under its lock."""
 
-    __slots__ = ("commands", "recorded", "stacked", "started", "state", "version")
+    __slots__ = ("commands", "recorded", "stacked", "started", "state", "version", "waiting")
 
     def __init__(self, version: int, state: TableState) -> None:
         self.version = version
@@ -125,6 +121,7 @@ class _Entry:
         self.recorded: dict[str, bytes] = {}
         self.stacked: StackedDeal | bool | None = False  # False: not looked up yet
         self.started: datetime | None = None  # server time of the batch that began the wait
+        self.waiting = waiting_for(state)  # what the table waits for (the game's `wait`)
 
     def loaded(self) -> Loaded:
         return Loaded(
@@ -150,8 +147,18 @@ class _Entry:
                 game = self.state.game or None
                 self.state = evolve_table(self.state, decode_event(row, game=game))
                 self.version = row.version
-            if row.type in WAIT_STARTS and row.version <= self.version:
-                self.started = _batch_time(row.metadata)  # rows before a snapshot count too
+                # A wait begins where the game's answer changes, as the clock counts it
+                # (services/projections/in_play.py), for every game alike.
+                waiting = waiting_for(self.state)
+                if waiting != self.waiting:
+                    self.waiting = waiting
+                    self.started = None if waiting is None else _batch_time(row.metadata)
+            elif row.version == self.version and self.started is None and self.waiting:
+                # A state from a snapshot: the batches before it are not folded here, so its
+                # wait counts from the snapshot's own batch, the latest it can have begun
+                # (the clock, from its own model, may fire before the deadline shown then,
+                # never after it).
+                self.started = _batch_time(row.metadata)
 
 
 def valid_table_id(table_id: str) -> bool:

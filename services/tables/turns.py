@@ -5,6 +5,11 @@ A loaded table tells its readers when its turn (or discard window) runs out
 deadlines, which also gives each one its command, is built on it in
 `services/projections/deadlines.py`. How long a wait lasts is the game's own answer
 (`Game.timer`, PF-TIMER-1..5); only the moment it began is the service's.
+
+What a table waits for is the game's word too (`Game.wait`: phase, unit, turn, part of the
+turn): a wait begins at the batch after which that answer changed, for every game alike
+(a Banakil deal dealt or a card discarded, a rummy turn ended), so no reader lists a
+game's events to find it.
 """
 
 from __future__ import annotations
@@ -14,7 +19,20 @@ from datetime import datetime, timedelta
 from engine.table import TableState
 from services.tables.games import game_of
 
-__all__ = ["turn_deadline"]
+__all__ = ["Waiting", "turn_deadline", "waiting_for"]
+
+# (phase, unit, turn number, part of the turn): what a playing table waits for now. A
+# turn's timer runs from the moment this last changed; the same turn of another unit, or
+# another part of the same turn (Banakil's discard window), is another wait.
+Waiting = tuple[str, int, int, bool]
+
+
+def waiting_for(state: TableState) -> Waiting | None:
+    """What the table waits for now (`Game.wait`); None when it is not being played."""
+    game = state.game_state
+    if state.status != "playing" or game is None or game.phase == "over":
+        return None
+    return game_of(state).wait(game)
 
 
 def turn_deadline(state: TableState, since: datetime | None) -> datetime | None:
