@@ -18,7 +18,6 @@ Everything is drawn from the caller's generator, so a seed names a position, and
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -123,8 +122,9 @@ def checking(move: Submitted) -> Callable[[], Checked]:
 def searching(name: str, at: Position) -> Callable[[], Any]:
     """A search of engine/rummy/search.py (`hint`, `find_move`, `best_move`) asked about
     `at`, its arguments made ready, to be timed alone."""
-    # on use, as the rules and the bot import it (TODO: a plain import once it lands)
-    function = getattr(importlib.import_module("engine.rummy.search"), name)
+    from engine.rummy import search  # on use: the move check's timing never needs it
+
+    function = getattr(search, name)
     args = (at.table, dict(at.names), at.hand, VARIANTS[at.variant])
     first = at.first_play
     return lambda: function(*args, first_play=first)

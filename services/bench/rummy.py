@@ -241,9 +241,12 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
             part["goal_met"] = goal["p99_ms"] < _GOALS[name]
             part["goal_met_cpu"] = goal["cpu_p99_ms"] < _GOALS[name]
         out[name] = part
-    plays, theirs = report.get("random_play"), (report.get("rlcard") or {}).get("steps_per_s")
+    plays, rlcard = report.get("random_play"), report.get("rlcard") or {}
     if plays:
-        ours = sum(r["steps"] for r in plays) / sum(r["seconds"] for r in plays)
+        steps = sum(r["steps"] for r in plays)
+        ours = steps / sum(r["seconds"] for r in plays)
+        ours_cpu = steps / sum(r["cpu_seconds"] for r in plays)
+        theirs, theirs_cpu = rlcard.get("steps_per_s"), rlcard.get("cpu_steps_per_s")
         out["random_play"] = {
             "steps_per_s": round(ours),
             "rlcard_steps_per_s": theirs,
@@ -251,6 +254,9 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
             "slowest_variant_ratio": (
                 round(min(r["steps_per_s"] for r in plays) / theirs, 2) if theirs else None
             ),
+            "cpu_steps_per_s": round(ours_cpu),
+            "rlcard_cpu_steps_per_s": theirs_cpu,
+            "cpu_ratio": round(ours_cpu / theirs_cpu, 2) if theirs_cpu else None,
         }
     bots = report.get("bot")
     if bots:

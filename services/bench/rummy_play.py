@@ -4,9 +4,12 @@ bot's strength against the random player.
 Random play: the game's random player (`engine.players`) plays rounds from a fresh table
 per variant, every command through `Game.decide` and every event folded with
 `Game.evolve`, as `sahra bench engine` does; a step is one accepted command, the system's
-commit and deal included. RLCard's gin-rummy random play is timed in the same run by
-scripts/rlcard-bench.sh in its own venv (RLCard is not a project dependency); without
-that venv the figure is missing and the report says how to make it.
+commit and deal included. The same steps are then decided and folded again without the
+player (`rules_*`): what the rules cost, apart from the random player's tries.
+
+RLCard's gin-rummy random play is timed in the same run by scripts/rlcard-bench.sh in its
+own venv (RLCard is not a project dependency); without that venv the figure is missing
+and the report says how to make it.
 
 Bot strength: two-seat games of the bot (`Game.bot`) against the random player, the bot
 in seat 1 in even games and seat 2 in odd ones (the first player of a round is drawn by
@@ -60,11 +63,13 @@ def random_play(
         options = game.options_from(variant, **{**(overrides or {}), "seats": seats})
         rng = random.Random(f"{seed}:play:{variant}")
         steps = events = 0
+        taken: list[tuple[Any, int, Any]] = []  # (state, seat, command) of every step
         t0, c0 = time.perf_counter(), time.process_time()
         for _ in range(rounds):
             state = game.initial(options, 1)
             for n in range(_ROUND_STEPS):
-                _, _, new = step(state, rng)
+                seat, command, new = step(state, rng)
+                taken.append((state, seat, command))
                 for event in new:
                     state = evolve(state, event)
                 events += len(new)
@@ -85,6 +90,8 @@ def random_play(
                 "steps_per_s": round(steps / wall),
                 "cpu_steps_per_s": round(steps / cpu) if cpu else None,
                 "seconds": round(wall, 2),
+                "cpu_seconds": round(cpu, 2),
+                **_rules_only(game, taken),
             }
         )
     return rows
@@ -167,6 +174,21 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _rules_only(game: protocol.Game, taken: Sequence[tuple[Any, int, Any]]) -> dict[str, Any]:
+    """The same steps again, each command decided and its events folded, without the
+    random player's search for it: what the rules cost of a step."""
+    decide, evolve = game.decide, game.evolve
+    t0, c0 = time.perf_counter(), time.process_time()
+    for state, seat, command in taken:
+        for event in decide(state, seat, command):
+            evolve(state, event)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {
+        "rules_steps_per_s": round(len(taken) / wall) if wall else None,
+        "rules_cpu_steps_per_s": round(len(taken) / cpu) if cpu else None,
+    }
 
 
 def _bot_game(

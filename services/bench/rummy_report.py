@@ -26,7 +26,15 @@ def readable(report: dict[str, Any]) -> str:
     if "random_play" in report:
         out += ["", "random play (steps/s, one step = one accepted command)"]
         rows = [
-            [r["variant"], r["seats"], r["rounds"], r["steps_per_round"], r["steps_per_s"]]
+            [
+                r["variant"],
+                r["seats"],
+                r["rounds"],
+                r["steps_per_round"],
+                r["steps_per_s"],
+                r["cpu_steps_per_s"],
+                r["rules_cpu_steps_per_s"],
+            ]
             for r in report["random_play"]
         ]
         theirs = report.get("rlcard") or {}
@@ -38,11 +46,14 @@ def readable(report: dict[str, Any]) -> str:
                     theirs["games"],
                     theirs["steps_per_game"],
                     theirs["steps_per_s"],
+                    theirs.get("cpu_steps_per_s"),
+                    "",
                 ]
             )
         else:
-            rows.append(["RLCard gin-rummy", "", "", "", theirs.get("missing", "not run")])
-        out += _table(["variant", "seats", "rounds", "steps/round", "steps/s"], rows)
+            rows.append(["RLCard gin-rummy", "", "", "", theirs.get("missing", "not run"), "", ""])
+        heads = ["variant", "seats", "rounds", "steps/round", "steps/s", "CPU steps/s"]
+        out += _table([*heads, "rules only CPU steps/s"], rows)
     if "bot" in report:
         out += ["", "bot vs random player (2 seats, bot seat alternating)"]
         rows = [
@@ -70,7 +81,7 @@ def readable(report: dict[str, Any]) -> str:
             )
     out += ["", "goals"]
     for name, part in report.get("summary", {}).items():
-        out.append(f"  {name}: {_goal(part)}")
+        out += _goal(name, part)
     return "\n".join(out)
 
 
@@ -103,10 +114,28 @@ def _table(heads: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
     return ["  " + "  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)) for row in cells]
 
 
-def _goal(part: dict[str, Any]) -> str:
-    return ", ".join(
-        f"{key} {value}"
-        if not isinstance(value, dict)
-        else f"[{key}: " + " ".join(f"{k}={v}" for k, v in value.items()) + "]"
-        for key, value in part.items()
-    )
+def _goal(name: str, part: dict[str, Any]) -> list[str]:
+    if name == "random_play":
+        return [
+            f"  random play: {part['steps_per_s']} steps/s over all variants, RLCard "
+            f"{part['rlcard_steps_per_s']}: ratio {part['ratio']} (slowest variant "
+            f"{part['slowest_variant_ratio']}); CPU time: {part['cpu_steps_per_s']} vs "
+            f"{part['rlcard_cpu_steps_per_s']}, ratio {part['cpu_ratio']}; goal >= 1"
+        ]
+    if name == "bot":
+        won = ", ".join(f"{v} {r['win_rate']:.1%}" for v, r in part.items())
+        return [f"  bot: won {won}; goal >= 90%"]
+    lines = []
+    for key, value in part.items():
+        if isinstance(value, dict):
+            lines.append(
+                f"  {name} {key}: p50 {value['p50_ms']} / p99 {value['p99_ms']} ms wall, "
+                f"CPU p99 {value['cpu_p99_ms']} ms, n={value['n']}"
+            )
+    if "goal_p99_ms" in part:
+        lines.append(
+            f"  {name} goal p99 < {part['goal_p99_ms']} ms at 40 cards with jokers: "
+            f"{'met' if part['goal_met'] else 'NOT met'} (wall), "
+            f"{'met' if part['goal_met_cpu'] else 'NOT met'} (CPU)"
+        )
+    return lines

@@ -110,20 +110,20 @@ def test_the_wilson_interval_brackets_the_win_rate() -> None:
 def test_the_report_has_a_row_per_variant_and_size_and_its_numbers_agree(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The whole bench on tiny counts: validation, searches, random play beside a stand-in
-    RLCard figure, and bot games (Vatican and Guadeloupe: one round each, RM-VAT-7,
-    RM-GUA-8)."""
-    theirs = {"steps_per_s": 1000, "game": "gin-rummy", "games": 1, "steps_per_game": 1.0}
+    """The bench's timed parts on tiny counts: validation, searches, and random play beside
+    a stand-in RLCard figure (the bot's games: the next test)."""
+    theirs = {"steps_per_s": 1000, "cpu_steps_per_s": 2000, "game": "gin-rummy", "games": 1}
+    theirs["steps_per_game"] = 1.0
     monkeypatch.setattr(rummy_play, "rlcard", lambda games, seed: dict(theirs))
     report = rummy.measure(
         _args(
+            parts="validate,search,play",
             variants="vatican,guadeloupe",
             sizes="20,40",
             moves=3,
             repeat=2,
             positions=2,
             rounds=2,
-            games=2,
             cap_seconds=0.2,  # the search's speed is not this test's business
         )
     )
@@ -157,12 +157,30 @@ def test_the_report_has_a_row_per_variant_and_size_and_its_numbers_agree(
         assert row["rounds"] == 2 and row["steps"] >= 2 * 3  # commit, deal, a turn at least
     ours = sum(r["steps"] for r in plays) / sum(r["seconds"] for r in plays)
     assert report["summary"]["random_play"]["ratio"] == round(ours / 1000, 2)
+    ours_cpu = sum(r["steps"] for r in plays) / sum(r["cpu_seconds"] for r in plays)
+    assert report["summary"]["random_play"]["cpu_ratio"] == round(ours_cpu / 2000, 2)
+    assert "bot" not in report and set(report["summary"]) == {
+        "validate",
+        "hint",
+        "find_move",
+        "random_play",
+    }
+
+
+def test_bot_games_are_counted_won_drawn_or_lost_with_their_interval() -> None:
+    """Carousel plays to 150 over several rounds (RM-CAR-21), Guadeloupe one round
+    (RM-GUA-8): every game is won, drawn or lost, and the interval holds the rate."""
+    report = rummy.measure(_args(parts="bot", variants="carousel,guadeloupe", games=2))
+    rounds = {}
     for row in report["bot"]:
+        assert row["games"] == 2
         assert row["won"] + row["drawn"] + row["lost"] + row["unfinished"] == 2
-        assert row["rounds_per_game"] == 1 and row["stopped_games"] == 0
+        assert row["unfinished"] == 0 and row["stopped_games"] == 0
         low, high = row["win_rate_95"]
         assert low <= row["win_rate"] <= high
-    assert set(report["summary"]["bot"]) == {"vatican", "guadeloupe"}
+        rounds[row["variant"]] = row["rounds_per_game"]
+    assert rounds["guadeloupe"] == 1 and rounds["carousel"] >= 1
+    assert set(report["summary"]["bot"]) == {"carousel", "guadeloupe"}
 
 
 def test_a_shanghai_game_is_ended_by_its_host_after_the_rounds_asked() -> None:
