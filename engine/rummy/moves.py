@@ -51,7 +51,10 @@ Table = tuple[tuple[Card, ...], ...]
 
 _RANK_OF = {name: i + 1 for i, name in enumerate(RANKS)}
 _FACE: dict[str, tuple[int, str]] = {f"{r}{s}": (_RANK_OF[r], s) for s in SUITS for r in RANKS}
-_JOKER_PREFIX = JOKER + "#"
+# The jokers of every rummy deck (Tahiti has the most: four, RM-TAH-1), looked up rather
+# than parsed: the check runs on every submitted move.
+_JOKERS = tuple(f"{JOKER}#{j}" for j in range(1, 5))
+_JOKER_SET = frozenset(_JOKERS)
 # The rule an unfreed joker's new name breaks: Vatican's jokers work as Carousel's (RM-VAT-3).
 _NOT_FREED_RULE = {"fixed": "RM-CAR-6", "stays": "RM-CAR-6", "freezes": "RM-TAH-9"}
 _FITS_SHOWN = 3
@@ -92,7 +95,7 @@ def check_move(
     was = {card: i for i, group in enumerate(before) for card in group}
     _check_given(after_names, where)
     lone = {i for i, g in enumerate(before) if len(g) == 1} if variant.singletons else set()
-    old = _old_names(before, before_names, lone)
+    old = _old_names(was, before_names, lone)
     freed = {j for j, name in old.items() if _freed(j, name, before[was[j]], where, was, variant)}
     off = sorted(freed - where.keys())
     if off:
@@ -137,7 +140,7 @@ def check_move(
 
 
 def _is_joker(card: Card) -> bool:
-    return card.startswith(_JOKER_PREFIX)
+    return card in _JOKER_SET
 
 
 def _check_given(after_names: Mapping[Card, str], where: Mapping[Card, int]) -> None:
@@ -156,20 +159,20 @@ def _check_given(after_names: Mapping[Card, str], where: Mapping[Card, int]) -> 
             )
 
 
-def _old_names(before: Table, before_names: Mapping[Card, str], lone: set[int]) -> dict[Card, str]:
+def _old_names(
+    was: Mapping[Card, int], before_names: Mapping[Card, str], lone: set[int]
+) -> dict[Card, str]:
     """Each joker lying in a group before the move, with its name (a singleton has none)."""
     old: dict[Card, str] = {}
-    for i, group in enumerate(before):
-        if i in lone:
+    for joker in _JOKERS:
+        if was.get(joker, -1) in lone or joker not in was:
             continue
-        for card in group:
-            if _is_joker(card):
-                name = before_names.get(card, "")
-                if name not in _FACE:
-                    raise TableViolation(
-                        "bad_before_table", "", f"{card} lies on the table without a name", None
-                    )
-                old[card] = name
+        name = before_names.get(joker, "")
+        if name not in _FACE:
+            raise TableViolation(
+                "bad_before_table", "", f"{joker} lies on the table without a name", None
+            )
+        old[joker] = name
     return old
 
 
@@ -208,6 +211,9 @@ def _stays(
     variant: Variant,
 ) -> None:
     """RM-VAT-4, RM-AMB-10: an unfreed joker keeps a former neighbour in its group."""
+    home = where[joker]
+    if all(where.get(card) == home for card in group):
+        return  # its whole group is still around it (the usual case: no run to read)
     try:
         ordered = check_group(group, variant, before_names)
     except RuleViolation as e:
@@ -218,7 +224,6 @@ def _stays(
         near = cards[max(k - 1, 0) : k] + cards[k + 1 : k + 2]
     else:
         near = tuple(c for c in cards if c != joker)
-    home = where[joker]
     if not any(where.get(card) == home for card in near):
         raise TableViolation(
             "joker_left_its_group",
@@ -270,9 +275,10 @@ def _resolve(
     unnamed joker has no single fitting identity (raised only if check_table gets there)."""
     names: dict[Card, str] = {}
     unnamed: dict[int, list[Card]] = {}
-    for card, i in where.items():
-        if not _is_joker(card) or (was.get(card, -1) in lone and len(after[i]) == 1):
-            continue  # an untouched singleton stands for nothing (RM-TAH-3)
+    for card in _JOKERS:
+        i = where.get(card, -1)
+        if i < 0 or (was.get(card, -1) in lone and len(after[i]) == 1):
+            continue  # not on the table, or an untouched singleton: no name (RM-TAH-3)
         if card in old:
             names[card] = after_names.get(card, old[card])
         elif card in after_names:
