@@ -16,7 +16,6 @@ PF-FAIR-3, PF-FAIR-5, PF-VAL-2, PF-HINT-3, PF-BOT-4.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import random
 import re
 from collections import Counter
@@ -71,7 +70,6 @@ _BOT_GAMES = ("tahiti", "shanghai")
 _CARD = re.compile(r"(?:10|[2-9AJQK])[CDHS]#\d|JK#\d")
 _ENCODE = msgspec.json.Encoder()
 _EVENTS = msgspec.json.Decoder(tuple[Event, ...])
-_SEARCH = importlib.util.find_spec("engine.rummy.search") is not None
 
 
 @dataclass(frozen=True)
@@ -151,9 +149,9 @@ def _game(
 
 def _games(variant: str, *, reminded: bool = True) -> list[tuple[State, tuple[_Step, ...]]]:
     games = [_game(variant, seats) for seats in _SEATS]
-    if reminded and variant in ("manipulation", "shanghai") and _SEARCH:
+    if reminded and variant in ("manipulation", "shanghai"):
         games.append(_game(variant, 3, reminder=True))
-    if variant in _BOT_GAMES and _SEARCH:
+    if variant in _BOT_GAMES:
         games.append(_game(variant, 4, bots=True))
     return games
 

@@ -40,9 +40,9 @@ def test_a_run_laid_from_the_hand_places_the_ace_as_the_variant_says(
             events, _ = step(state, 1, move)
             assert events[0] == TablePlayed(seat=1, table=table(run), names=(), added=cards(run))
         else:
-            assert refused(state, 1, move)[1] == rule
+            assert refused(state, 1, move) == ("ace_misplaced", rule)
     wrap = Play(table=table("KH AH 2H"), added=cards("KH AH 2H"))
-    assert refused(state, 1, wrap)[1] == rule
+    assert refused(state, 1, wrap) == ("ace_round_the_corner", rule)
 
 
 # --- Vatican's first play (RM-VAT-5, RM-EX-18, RM-AMB-11) -----------------------------------
@@ -140,7 +140,7 @@ def test_a_singleton_never_goes_into_a_hand() -> None:
     """RM-TAH-3, RM-MOVE-3: a singleton missing from the new table is refused."""
     state = playing("tahiti", ["7C 8C 9C", "5D"], stock="9D", on_table=_SINGLES)
     move = Play(table=table("9H | KS | KD | 7C 8C 9C"), added=cards("7C 8C 9C"))
-    assert refused(state, 1, move)[0] == "table_card_removed"
+    assert refused(state, 1, move) == ("table_card_removed", "RM-MOVE-3")
 
 
 def test_singletons_need_not_be_used() -> None:
