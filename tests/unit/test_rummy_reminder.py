@@ -62,6 +62,22 @@ def test_the_hint_shows_the_first_playable_card_in_suit_then_rank_order() -> Non
     assert events == (PlayReminded(seat=1, card="3C#1", groups=(1,), rearranges=False),)
 
 
+def test_the_hint_prefers_a_move_that_needs_no_rearrangement() -> None:
+    """RM-AMB-5: 7♦ could join 7♠ 7♥ in a set taken from the run, or simply end 4♦ 5♦ 6♦;
+    the hint shows the move that rearranges nothing."""
+    state = playing("manipulation", ["7H 7D", "3D"], stock="9C", on_table="4S 5S 6S 7S | 4D 5D 6D")
+    events, _ = step(state, 1, Draw())
+    assert events == (PlayReminded(seat=1, card="7D#1", groups=(1,), rearranges=False),)
+
+
+def test_the_first_card_in_hand_order_is_shown_even_if_it_needs_a_rearrangement() -> None:
+    """RM-AMB-5 (as the engine reads it: the card first, then the move): 7♦ plays only by
+    taking 7♠ from the run; 8♠ would simply end it; 7♦ comes first (♦ before ♠)."""
+    state = playing("manipulation", ["8S 7H 7D", "3D"], stock="9C", on_table="4S 5S 6S 7S")
+    events, _ = step(state, 1, Draw())
+    assert events == (PlayReminded(seat=1, card="7D#1", groups=(0,), rearranges=True),)
+
+
 def test_after_the_reminder_any_legal_move_is_accepted() -> None:
     """RM-OPT-1b, PF-HINT-3: the hint shows 3♠; playing 7♠ instead is accepted."""
     state = playing("manipulation", ["7S 3S", "3D"], stock="9C", on_table="4S 5S 6S")
