@@ -66,21 +66,32 @@ def register_bench(bench_subparsers: Any) -> None:
     parser = bench_subparsers.add_parser(
         GAME, help=f"{GAME}: move check, hints, random play vs RLCard, bot strength"
     )
-    parser.add_argument("--parts", default="validate,search,play,bot", help="what to run")
-    parser.add_argument("--variants", default="", help="comma-separated (default: all)")
-    parser.add_argument("--sizes", default=",".join(map(str, _SIZES)), help="table cards")
-    parser.add_argument("--moves", type=int, default=200, help="moves per variant and size")
-    parser.add_argument("--repeat", type=int, default=3, help="timings of each move check")
-    parser.add_argument("--positions", type=int, default=60, help="searches per variant/size")
-    parser.add_argument("--rounds", type=int, default=100, help="random rounds per variant")
-    parser.add_argument("--seats", type=int, default=2, help="seats in random play")
-    parser.add_argument("--rlcard-games", type=int, default=200, help="RLCard games timed")
-    parser.add_argument("--games", type=int, default=200, help="bot games per variant")
     parser.add_argument(
-        "--stop-after", type=int, default=5, help="rounds before the host stops a game"
+        "--parts",
+        default="validate,search,play,bot",
+        help="of validate,search,play,bot (default all)",
+    )
+    parser.add_argument("--variants", default="", help="comma-separated (default: all)")
+    parser.add_argument(
+        "--sizes", default=",".join(map(str, _SIZES)), help="table cards (default 20,40,80)"
+    )
+    parser.add_argument("--moves", type=int, default=200, help="moves per variant and size (200)")
+    parser.add_argument("--repeat", type=int, default=3, help="timings of each move check (3)")
+    parser.add_argument(
+        "--positions", type=int, default=60, help="searches per variant and size (60)"
+    )
+    parser.add_argument("--rounds", type=int, default=100, help="random rounds per variant (100)")
+    parser.add_argument("--seats", type=int, default=2, help="seats in random play (2)")
+    parser.add_argument("--rlcard-games", type=int, default=200, help="RLCard games timed (200)")
+    parser.add_argument("--games", type=int, default=200, help="bot games per variant (200)")
+    parser.add_argument(
+        "--stop-after",
+        type=int,
+        default=5,
+        help="rounds before the host stops a game that goes on (5)",
     )
     parser.add_argument(
-        "--cap-seconds", type=float, default=10.0, help="stop one search after this long"
+        "--cap-seconds", type=float, default=10.0, help="stop one search after this long (10)"
     )
     parser.add_argument(
         "--option",
