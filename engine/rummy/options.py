@@ -23,7 +23,7 @@ VariantName = Literal[
     "manipulation", "machiavelli", "shanghai", "guadeloupe", "carousel", "vatican", "tahiti"
 ]
 
-_TURN_SECONDS = (10, 600)  # PF-TIMER-7: 60 s by default; longer at the host's choice
+_TURN_SECONDS = (60, 600)  # PF-TIMER-7: 60 s by default; the host may choose longer
 _COMPULSORY = ("manipulation", "shanghai")  # RM-OPT-1
 _PLAY_TO = ("manipulation",)  # RM-OPT-2
 _INCOMPLETE = ("machiavelli", "guadeloupe", "tahiti")  # RM-OPT-3
