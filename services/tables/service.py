@@ -187,7 +187,9 @@ class TableService:
         self._store = store
         self._bus = bus
         self._publisher = Publisher(bus)
-        self._secret = secrets_source
+        # Where each unit's secret comes from (PF-AMB-12 b: 32 bytes of a CSPRNG). Public so
+        # that a test can replay a game of its choice through the running gateway.
+        self.secrets_source = secrets_source
         self._snapshot_every = snapshot_every
         self._retries = retries
         self._cache_size = cache_size
@@ -312,7 +314,7 @@ class TableService:
                 loaded.state,
                 loaded.version,
                 stacked,
-                self._secret,
+                self.secrets_source,
                 timing.seed_window,
                 timing.reveal_seconds,
             )

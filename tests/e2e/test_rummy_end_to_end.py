@@ -1,0 +1,236 @@
+"""Rummy through the running services, end to end, in each of its seven variants.
+
+The gateway over HTTP and WebSocket, PostgreSQL (a database of this module's own) and
+NATS, the bots worker: for each variant (RM-CORE-3) a two-seat table is made with
+`POST /play-vs-computer` (PF-MODE-1, the variant named as the issue writes it) or
+`POST /tables` with a bot seat (PF-ROOM-2, PF-ROOM-5), its host plays over his socket with
+the game's scripted client (the bot's own move on his own view, PF-BOT-4) while the bots
+worker plays the other seat, and a spectator watches; every round is committed, dealt and
+revealed by the services' follow-ups (PF-FAIR-1..3, RM-CORE-7) until the game ends
+(RM-MAN-8, RM-CAR-21, single rounds elsewhere; Shanghai's host stops it in its second
+round, RM-AMB-22). Then every round verifies from the store (PF-FAIR-5), and neither the
+spectator nor the host was ever shown a card he may not know.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.e2e.gateway_support import Client, states_by_version
+from tests.e2e.rummy_support import (
+    VARIANTS,
+    Played,
+    Served,
+    bots_running,
+    leaks,
+    play_seat,
+    served_gateway,
+)
+
+# Options that keep a game short: the smallest table; Manipulation to its lower target.
+_OPTIONS: dict[str, dict[str, Any]] = {v: {"seats": 2} for v in VARIANTS}
+# Made with `POST /tables` and a bot seat; the others with `POST /play-vs-computer`.
+_LOBBY = ("machiavelli", "guadeloupe", "vatican")
+_STOP_IN_ROUND = 2  # Shanghai never ends by itself (RM-AMB-22): its host stops it here
+# Each variant's rounds are dealt from a secret chosen for a short game (every round of a
+# game from the same one): the bot's search takes from milliseconds to many seconds a
+# move depending on the hands, and a test of the services should not wait on its worst.
+_SECRET_OF = {
+    "manipulation": 4,
+    "machiavelli": 9,
+    "shanghai": 5,
+    "guadeloupe": 4,
+    "carousel": 3,
+    "vatican": 4,
+    "tahiti": 2,
+}
+
+
+def secret(variant: str) -> str:
+    return hashlib.sha256(f"rummy-e2e:{variant}:{_SECRET_OF[variant]}".encode()).hexdigest()
+
+
+SECONDS: dict[str, float] = {}  # each variant's game, from its creation to its end
+
+
+@dataclass
+class Game:
+    """A game played to its end: the table, the host's socket and the spectator's."""
+
+    played: Played
+    host: Client
+    spectator: Client
+    last: dict[str, Any]  # the spectator's last view
+    seconds: float
+
+
+@pytest.fixture(scope="module")
+async def served(database_url: str, nats_url: str) -> AsyncIterator[Served]:
+    async with served_gateway(database_url, nats_url, "rummy_e2e") as it:
+        yield it
+
+
+class _Games:
+    """Each variant's game, played once for the module (the audit test reads them all)."""
+
+    def __init__(self, served: Served) -> None:
+        self.served = served
+        self.games: dict[str, Game] = {}
+
+    async def get(self, variant: str) -> Game:
+        if variant not in self.games:
+            self.games[variant] = await _play(self.served, variant)
+        return self.games[variant]
+
+    async def close(self) -> None:
+        for game in self.games.values():
+            await game.host.close()
+            await game.spectator.close()
+
+
+@pytest.fixture(scope="module")
+async def games(served: Served) -> AsyncIterator[_Games]:
+    made = _Games(served)
+    yield made
+    await made.close()
+
+
+async def _create(served: Served, variant: str) -> tuple[str, str]:
+    """A started two-seat table of `variant`, the host (seat 1) against a bot; its id and
+    the host's token."""
+    http = served.http
+    options = _OPTIONS[variant]
+    if variant in _LOBBY:
+        body = {
+            "game": "rummy",
+            "variant": variant,
+            "options": options,
+            "seats": ["human", "bot"],
+            "player": "Salma",
+        }
+        created = await http.post("/tables", json=body)
+        assert created.status_code == 201, created.text
+        table_id, token = created.json()["table_id"], created.json()["token"]
+        started = await http.post(
+            f"/tables/{table_id}/start", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert started.status_code == 200, started.text
+        return table_id, token
+    body = {"game": "rummy", "variant": variant, "options": options, "player": "Salma"}
+    created = await http.post("/play-vs-computer", json=body)
+    assert created.status_code == 201, created.text
+    answer = created.json()
+    assert answer["seat"] == 1
+    return answer["table_id"], answer["token"]
+
+
+async def _play(served: Served, variant: str) -> Game:
+    began = time.perf_counter()
+    served.fix_secrets(secret(variant))
+    table_id, token = await _create(served, variant)
+    lobby = (await served.http.get(f"/tables/{table_id}")).json()
+    assert lobby["status"] == "playing"
+    assert [s["kind"] for s in lobby["seats"]] == ["human", "bot"]
+    assert lobby["view"]["variant"] == variant
+    host = await Client.open(served.base, table_id, token)
+    spectator = await Client.open(served.base, table_id)
+    played = Played(table_id=table_id, variant=variant)
+    stop = None
+    if variant == "shanghai":
+
+        def stop(view: dict[str, Any]) -> bool:
+            return bool(view["round"] >= _STOP_IN_ROUND and view["phase"] == "play")
+
+    async with bots_running(served, {table_id}):
+        await play_seat(host, played, stop_after=stop)
+        last = await spectator.wait_for_view(lambda m: m["status"] == "finished")
+    seconds = time.perf_counter() - began
+    SECONDS[variant] = seconds
+    return Game(played=played, host=host, spectator=spectator, last=last, seconds=seconds)
+
+
+def _rounds(view: dict[str, Any]) -> int:
+    return int(view["round"])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+async def test_a_game_of_each_variant_is_played_to_its_end_through_the_services(
+    games: _Games, served: Served, variant: str
+) -> None:
+    """RM-CORE-1, RM-CORE-3, RM-CORE-7, PF-ROOM-2, PF-ROOM-5, PF-MODE-1, PF-BOT-4,
+    PF-FAIR-1, PF-FAIR-2, PF-FAIR-3, RM-MAN-8, RM-SHA-5, RM-AMB-22, RM-MAC-5, RM-GUA-7,
+    RM-CAR-21, RM-VAT-6, RM-TAH-11: the table plays to the end of its game; every round
+    was committed before it was dealt and revealed when it ended."""
+    game = await games.get(variant)
+    table_id = game.played.table_id
+    view = game.last["view"]
+    assert view["phase"] == "over" and view["variant"] == variant
+    rounds = _rounds(view)
+    if variant == "shanghai":
+        assert game.played.stopped and rounds == _STOP_IN_ROUND
+    else:
+        assert view["result"]["game_over"] is True and rounds >= 1
+    if variant in ("machiavelli", "guadeloupe", "vatican", "tahiti"):
+        assert rounds == 1  # single-round variants
+    # The host played over his socket: every command he sent was his seat's.
+    assert game.played.sent, "the host never acted"
+    assert all(r["code"] != "not_your_turn" for r in game.played.refused)
+    # Every round: committed first, revealed last, the secret hashing to the commitment.
+    for number in range(1, rounds + 1):
+        log = await served.http.get(f"/tables/{table_id}/deals/{number}/events")
+        assert log.status_code == 200, log.text
+        events = [e["event"] for e in log.json()["events"]]
+        assert events[0]["type"] == "SeedCommitted" and events[0]["deal"] == number
+        assert events[-1]["type"] == "SeedRevealed"
+        dealt = next(e for e in events if e["type"] == "RoundDealt")
+        assert dealt["round"] == number and len(dealt["hands"]) == 2
+        secret = bytes.fromhex(events[-1]["secret"])
+        assert hashlib.sha256(secret).hexdigest() == events[0]["commitment"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+async def test_no_frame_shows_the_spectator_or_the_host_a_card_he_may_not_know(
+    games: _Games, served: Served, variant: str
+) -> None:
+    """RM-CORE-5, PF-FAIR-3, PF-HINT-3: a spectator's frames carry only the table's cards; a
+    seat's only the table's and its own hand, never the other seat's hand or the stock
+    (the end of a round shows every hand, in `result`)."""
+    game = await games.get(variant)
+    states = await states_by_version(served.store, game.played.table_id)
+    seen = [m for m in game.spectator.messages if m["type"] in ("welcome", "view")]
+    assert len(seen) > 3 and all(m["view"]["hand"] is None for m in seen if m["view"])
+    assert await leaks(game.spectator, states) == []
+    assert await leaks(game.host, states) == []
+    hands = [m["view"]["hand"] for m in game.host.messages if m["type"] in ("welcome", "view")]
+    assert any(hands), "the host was never shown his own hand"
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+async def test_every_round_of_each_variant_verifies_from_the_store(
+    games: _Games, served: Served, variant: str
+) -> None:
+    """PF-FAIR-5, PF-EX-8: the record of the game's last round (every round from the
+    first) is built from the store, names its game and passes the rummy verifier, round by
+    round; the record download is the same record."""
+    game = await games.get(variant)
+    table_id = game.played.table_id
+    rounds = _rounds(game.last["view"])
+    deal_id = f"{table_id}-{rounds}"
+    verified = await served.http.get(f"/verify/{deal_id}")
+    assert verified.status_code == 200, verified.text
+    answer = verified.json()
+    record, verdict = answer["record"], answer["verdict"]
+    assert record["game"] == "rummy" and record["options"]["variant"] == variant
+    assert [r["number"] for r in record["rounds"]] == list(range(1, rounds + 1))
+    assert verdict["passed"] is True, verdict
+    assert [(r["number"], r["passed"]) for r in verdict["rounds"]] == [
+        (n, True) for n in range(1, rounds + 1)
+    ]
+    download = await served.http.get(f"/deals/{deal_id}/record")
+    assert download.status_code == 200 and download.json() == record
