@@ -31,7 +31,7 @@ from tests.property.rummy_oracle import VARIANT_RULES, move_outcome
 
 _NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SUITS = ("C", "D", "H", "S")
-_EXAMPLES = int(os.environ.get("SAHRA_ORACLE_EXAMPLES", "400"))
+_EXAMPLES = int(os.environ.get("SAHRA_ORACLE_EXAMPLES", "300"))
 _SETTINGS = settings(
     max_examples=_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
