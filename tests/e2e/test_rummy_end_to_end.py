@@ -14,20 +14,30 @@ spectator nor the host was ever shown a card he may not know.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import io
+import json
 import time
 from collections.abc import AsyncIterator
+from contextlib import redirect_stdout
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
 import pytest
+from msgspec.structs import replace
 
+from engine.rummy.messages import CardsDrawn, PlayReminded, RoundDealt, SeedCommitted
+from services.cli import verify as verify_cli
+from services.tables.codec import decode_event, encode_event
 from tests.e2e.gateway_support import Client, states_by_version
 from tests.e2e.rummy_support import (
     VARIANTS,
     Played,
     Served,
     bots_running,
+    cards_in,
     leaks,
     play_seat,
     served_gateway,
@@ -234,3 +244,122 @@ async def test_every_round_of_each_variant_verifies_from_the_store(
     ]
     download = await served.http.get(f"/deals/{deal_id}/record")
     assert download.status_code == 200 and download.json() == record
+
+
+async def test_no_hand_card_rests_in_clear_in_postgresql(games: _Games, served: Served) -> None:
+    """RM-CORE-5, PF-FAIR-3 (docs/fairness.md, "Who can learn what"): read straight from
+    PostgreSQL, a rummy table's dealt hands and stock, its drawn cards and a reminder's
+    card rest sealed (their public form shows "??"; Tahiti's face-up singletons stay
+    public), a round's secret is sealed until its reveal and recorded nowhere in clear,
+    and the table's snapshot holds no card."""
+    checked = {"RoundDealt": 0, "CardsDrawn": 0, "SeedCommitted": 0}
+    for variant in VARIANTS:
+        table_id = (await games.get(variant)).played.table_id
+        opened = {r.version: decode_event(r) for r in await served.store.read_stream(table_id)}
+        conn = await asyncpg.connect(served.url)
+        try:
+            rows = await conn.fetch(
+                "SELECT version, type, data::text, metadata::text FROM events "
+                "WHERE stream_id = $1 ORDER BY version",
+                table_id,
+            )
+            snapshots = await conn.fetch(
+                "SELECT state FROM snapshots WHERE stream_id = $1", table_id
+            )
+        finally:
+            await conn.close()
+        secrets = {e.secret for e in opened.values() if isinstance(e, SeedCommitted)}
+        assert secrets and all(secrets)
+        for version, kind, data, metadata in rows:
+            assert not any(s in data or s in metadata for s in secrets if kind != "SeedRevealed")
+            event = opened[version]
+            match event:
+                case RoundDealt():
+                    assert cards_in(data) <= set(event.singletons), (variant, kind)
+                    public = json.loads(data)["public"]
+                    assert {c for h in public["hands"] for c in h} == {"??"}
+                    assert set(public["stock"]) == {"??"}
+                case CardsDrawn() | PlayReminded():
+                    assert cards_in(data) == set() and '"sealed"' in data, (variant, kind)
+                case _:
+                    pass
+            if kind in checked:
+                checked[kind] += 1
+        assert all(cards_in(bytes(s["state"]).decode()) == set() for s in snapshots)
+    assert all(checked.values()), checked
+
+
+async def test_verify_all_audits_every_round_and_finds_a_changed_card_at_its_round(
+    games: _Games, served: Served
+) -> None:
+    """PF-FAIR-5, PF-EX-8: `sahra verify --all` over the store of every variant's game
+    verifies each finished round by the rummy verifier; a card changed in a stored deal
+    (resealed with the key, as a tamperer holding it would) is reported at that round,
+    the rounds after it not checked, every other table's rounds still verified. Runs last
+    in the module: it changes the stored games."""
+    tables = {v: (await games.get(v)).played.table_id for v in VARIANTS}
+    rounds = {v: _rounds((await games.get(v)).last["view"]) for v in VARIANTS}
+    total = sum(rounds.values())
+    code, out = await asyncio.to_thread(_verify_all, served.url)
+    assert code == 0, out
+    assert f"audited {total} finished deals at {len(VARIANTS)} tables" in out
+    assert f"{total} verified, 0 NOT verified" in out
+
+    # Carousel: a card of round 1's deal moved between hands; Vatican: a drawn card changed.
+    assert rounds["carousel"] >= 2
+    await _change_stored(served.url, tables["carousel"], "RoundDealt", _swap_dealt)
+    await _change_stored(served.url, tables["vatican"], "CardsDrawn", _other_card)
+    code, out = await asyncio.to_thread(_verify_all, served.url)
+    assert code == 1, out
+    unchecked = rounds["carousel"] - 1
+    assert f"{total - 2 - unchecked} verified, 2 NOT verified, {unchecked} not checked" in out
+    assert f"  {tables['carousel']}-1: FAILED: events: event " in out
+    assert f"  {tables['carousel']}-2: UNCHECKED:" in out
+    assert f"  {tables['vatican']}-1: FAILED: events: event " in out
+    # The table's own record says the same, at the same round.
+    answer = (await served.http.get(f"/verify/{tables['carousel']}-{rounds['carousel']}")).json()
+    assert [(r["number"], r["passed"]) for r in answer["verdict"]["rounds"]] == [(1, False)]
+
+
+def _verify_all(url: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = verify_cli.main(["--all", "--database-url", url])
+    return code, out.getvalue()
+
+
+async def _change_stored(url: str, table_id: str, kind: str, change: Any) -> None:
+    """Change the first stored event of `kind` at the table, sealed again for it."""
+    conn = await asyncpg.connect(url)
+    try:
+        row = await conn.fetchrow(
+            "SELECT version, data::text FROM events WHERE stream_id = $1 AND type = $2 "
+            "ORDER BY version LIMIT 1",
+            table_id,
+            kind,
+        )
+        assert row is not None
+        version, data = row
+        event = decode_event(data.encode(), table_id, game="rummy")
+        changed = change(event)
+        assert changed != event
+        await conn.execute(
+            "UPDATE events SET data = $3::jsonb WHERE stream_id = $1 AND version = $2",
+            table_id,
+            version,
+            encode_event(changed, table_id).data.decode(),
+        )
+    finally:
+        await conn.close()
+
+
+def _swap_dealt(event: RoundDealt) -> RoundDealt:
+    first, second = list(event.hands[0]), list(event.hands[1])
+    first[0], second[0] = second[0], first[0]
+    return replace(event, hands=(tuple(first), tuple(second)))
+
+
+def _other_card(event: CardsDrawn) -> CardsDrawn:
+    card = event.cards[0]
+    other = "KS#1" if card != "KS#1" else "QS#1"
+    return replace(event, cards=(other, *event.cards[1:]))
