@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 
+from engine.table import TableState
 from services.bus.port import Bus
 from services.gateway.hub import Hub
 from services.gateway.presence import Presence
@@ -44,7 +45,7 @@ class Gateway:
         self.warnings = TurnWarnings(self.service, store, self.presence, utc_now)  # PF-TIMER-2
         self._stop = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
-        self.lobby = Lobby(store)
+        self.lobby = Lobby(store, self._state_of)
         self.probes: dict[str, Probe] = dict(
             probes or {"postgresql": self._probe_store, "nats": self._probe_bus}
         )
@@ -77,6 +78,9 @@ class Gateway:
         await self.hub.close()
         await self.service.deadlines.close()
         await self.service.close()  # last: what the others committed is published
+
+    async def _state_of(self, table_id: str) -> TableState:
+        return (await self.service.load(table_id)).state
 
     async def _probe_store(self) -> None:
         await self.store.stream_version(_PROBE_STREAM)

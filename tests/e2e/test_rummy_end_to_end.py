@@ -188,6 +188,10 @@ async def test_a_game_of_each_variant_is_played_to_its_end_through_the_services(
         assert view["result"]["game_over"] is True and rounds >= 1
     if variant in ("machiavelli", "guadeloupe", "vatican", "tahiti"):
         assert rounds == 1  # single-round variants
+    # The lobby lists it as finished, with its variant (PF-ROOM-2).
+    finished = (await served.http.get("/tables", params={"status": "finished"})).json()
+    listed = {t["table_id"]: t for t in finished}
+    assert listed[table_id]["options"]["variant"] == variant
     # The host played over his socket: every command he sent was his seat's.
     assert game.played.sent, "the host never acted"
     assert all(r["code"] != "not_your_turn" for r in game.played.refused)
