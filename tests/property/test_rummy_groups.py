@@ -141,8 +141,10 @@ def tables(
     hand = [c for c in flat if c not in on_table]
     if draw(st.integers(0, 5)) == 0 and hand:
         hand.remove(draw(st.sampled_from(hand)))  # a card from nowhere
-    if draw(st.integers(0, 5)) == 0:
-        before.append(["7D#2"])  # a table card that disappears (unless also in new)
+    if draw(st.integers(0, 5)) == 0 and all("7D#2" not in g for g in before):
+        # a table card that disappears (unless also in new); a before table, the server's
+        # own, never holds a card twice
+        before.append(["7D#2"])
     hand += ["9S#2", "JK#4"]
     return variant, new, before, hand, named, draw(st.booleans())
 
