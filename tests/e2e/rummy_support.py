@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ __all__ = [
     "leaks",
     "new_group",
     "play_seat",
+    "secret",
     "served_gateway",
 ]
 
@@ -57,6 +59,23 @@ VARIANTS = (
 # A card identity of any rummy deck: two 52-card decks, jokers JK#1..JK#4 (Tahiti).
 _CARD = re.compile(r"(?<![0-9A-Z])(?:10|[2-9AJQK])[SHDC]#[12]|JK#[1-4]")
 _GAME = "rummy"
+
+# Each variant's rounds are dealt from a secret chosen for a short game (every round of a
+# game from the same one): the bot's search takes from milliseconds to many seconds a
+# move depending on the hands, and a test of the services should not wait on its worst.
+_SECRET_OF = {
+    "manipulation": 4,
+    "machiavelli": 9,
+    "shanghai": 5,
+    "guadeloupe": 4,
+    "carousel": 3,
+    "vatican": 4,
+    "tahiti": 2,
+}
+
+
+def secret(variant: str) -> str:
+    return hashlib.sha256(f"rummy-e2e:{variant}:{_SECRET_OF[variant]}".encode()).hexdigest()
 
 
 def cards_in(value: Any) -> set[str]:

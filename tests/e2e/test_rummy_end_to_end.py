@@ -40,6 +40,7 @@ from tests.e2e.rummy_support import (
     cards_in,
     leaks,
     play_seat,
+    secret,
     served_gateway,
 )
 
@@ -48,24 +49,6 @@ _OPTIONS: dict[str, dict[str, Any]] = {v: {"seats": 2} for v in VARIANTS}
 # Made with `POST /tables` and a bot seat; the others with `POST /play-vs-computer`.
 _LOBBY = ("machiavelli", "guadeloupe", "vatican")
 _STOP_IN_ROUND = 2  # Shanghai never ends by itself (RM-AMB-22): its host stops it here
-# Each variant's rounds are dealt from a secret chosen for a short game (every round of a
-# game from the same one): the bot's search takes from milliseconds to many seconds a
-# move depending on the hands, and a test of the services should not wait on its worst.
-_SECRET_OF = {
-    "manipulation": 4,
-    "machiavelli": 9,
-    "shanghai": 5,
-    "guadeloupe": 4,
-    "carousel": 3,
-    "vatican": 4,
-    "tahiti": 2,
-}
-
-
-def secret(variant: str) -> str:
-    return hashlib.sha256(f"rummy-e2e:{variant}:{_SECRET_OF[variant]}".encode()).hexdigest()
-
-
 SECONDS: dict[str, float] = {}  # each variant's game, from its creation to its end
 
 
@@ -204,8 +187,8 @@ async def test_a_game_of_each_variant_is_played_to_its_end_through_the_services(
         assert events[-1]["type"] == "SeedRevealed"
         dealt = next(e for e in events if e["type"] == "RoundDealt")
         assert dealt["round"] == number and len(dealt["hands"]) == 2
-        secret = bytes.fromhex(events[-1]["secret"])
-        assert hashlib.sha256(secret).hexdigest() == events[0]["commitment"]
+        revealed = bytes.fromhex(events[-1]["secret"])
+        assert hashlib.sha256(revealed).hexdigest() == events[0]["commitment"]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

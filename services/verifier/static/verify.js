@@ -331,7 +331,11 @@
     const deals = [];
     const count = view.browser
       ? view.browser.deals.length
-      : Math.max(Array.isArray(record.deals) ? record.deals.length : 0, view.verdict ? view.verdict.deals.length : 0);
+      : Math.max(
+          Array.isArray(record.deals) ? record.deals.length : 0,
+          // Another game's verdict has no "deals" (a rummy verdict has "rounds"): none here.
+          view.verdict && Array.isArray(view.verdict.deals) ? view.verdict.deals.length : 0
+        );
     for (let i = 0; i < count; i++) {
       const bd = view.browser ? view.browser.deals[i] : null;
       const sv = view.verdict ? (view.verdict.deals || []).find((d) => d.deal === i + 1) : null;
