@@ -16,7 +16,7 @@ import asyncpg
 import pytest
 
 from tests.e2e.gateway_support import Client, states_by_version
-from tests.e2e.rummy_support import Served, leaks, served_gateway
+from tests.e2e.rummy_support import Served, bots_running, leaks, served_gateway
 from tests.service_support import Adapters, Rig, batch_time
 
 
@@ -227,6 +227,40 @@ async def test_a_seat_back_with_since_is_sent_what_it_missed_as_it_may_know_it(
             if socket is not None:
                 await socket.close()
         await rig.close()
+
+
+async def test_a_player_who_leaves_is_replaced_by_the_bot_which_plays_his_hand(
+    served: Served,
+) -> None:
+    """PF-CONN-4, PF-BOT-2, PF-BOT-4, PF-FREE-2: at a rummy table (always free) a player
+    who leaves is replaced by a bot at once; the bots worker plays the seat's turns with
+    the game's bot, from the seat's own hand, through the same write path."""
+    table_id, tokens = await _two_players(served, "tahiti")
+    socket = await Client.open(served.base, table_id, tokens[1])
+    try:
+        first = await socket.wait_for_view(_playing(turn_no=1))
+        hand_before = first["view"]["hand_counts"][1]
+        left = await served.http.post(
+            f"/tables/{table_id}/leave", headers={"Authorization": f"Bearer {tokens[2]}"}
+        )
+        assert left.status_code == 200, left.text
+        assert left.json()["presence"] == "bot"
+        if first["view"]["turn"] == 1:  # seat 1 draws, which ends his turn (RM-TAH-4)
+            assert (await socket.command({"type": "Draw"}))["type"] == "accepted"
+        async with bots_running(served, {table_id}) as bots:
+            after = await socket.wait_for_view(
+                lambda m: m["view"]["turn"] == 1 and m["view"]["turn_no"] >= 2
+            )
+        assert bots.moves >= 1
+        moved = [
+            r
+            for r in await served.store.read_stream(table_id)
+            if r.metadata.seat == 2 and r.metadata.command_id.startswith("auto:")
+        ]
+        assert moved and moved[0].type in ("TablePlayed", "CardsDrawn")
+        assert after["view"]["hand_counts"][1] != hand_before  # it played, or it drew
+    finally:
+        await socket.close()
 
 
 # A secret whose first player (seat 1) is dealt a Manipulation hand holding a group: his
