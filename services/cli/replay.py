@@ -3,16 +3,23 @@
 The record format is `docs/deal-format.md`. Exit status: 0 when every command was
 accepted (or `--keep-going` went past the rejected ones), 1 when the replay stopped at a
 rejected command, 2 when the file cannot be read as a deal record.
+
+A game's replay either reports a rejected command in its report (Banakil's, which can
+also go past it) or refuses it outright (RuleViolation, rummy's): the latter is said in
+one sentence naming the rule, never a traceback; `--keep-going` is refused for a game
+whose replay cannot go past a rejected command.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
 from pathlib import Path
 
 import msgspec
 
+from engine.errors import RuleViolation
 from engine.replay import RecordError
 from services.verifier.reading import read_record
 
@@ -51,10 +58,21 @@ def replay(args: argparse.Namespace) -> int:
         print(f"sahra replay: {path}: {exc}", file=sys.stderr)
         return _BAD_FILE
     # The game the record names replays it (Banakil: `engine.replay.run_record`).
-    if args.keep_going:
-        report = game.records.replay(record, keep_going=True)
-    else:
-        report = game.records.replay(record)
+    try:
+        if args.keep_going:
+            if "keep_going" not in inspect.signature(game.records.replay).parameters:
+                print(
+                    f"sahra replay: {path}: a {game.name} record cannot be replayed past a "
+                    "rejected command (--keep-going)",
+                    file=sys.stderr,
+                )
+                return _BAD_FILE
+            report = game.records.replay(record, keep_going=True)
+        else:
+            report = game.records.replay(record)
+    except RuleViolation as exc:
+        print(f"sahra replay: {path}: a command is rejected: {exc}", file=sys.stderr)
+        return _REJECTED
     sys.stdout.buffer.write(msgspec.json.format(msgspec.json.encode(report), indent=2) + b"\n")
     sys.stdout.flush()
     return _REJECTED if getattr(report, "stopped", False) else _OK
