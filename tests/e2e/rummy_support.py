@@ -28,6 +28,7 @@ from services.bots.worker import BotsWorker
 from services.bus.nats import NatsBus
 from services.gateway.app import create_app
 from services.gateway.settings import Settings
+from services.gateway.wiring import Gateway
 from services.projections.in_play import TablesInPlay
 from services.store.postgres import PostgresEventStore
 from services.tables.service import TableService
@@ -92,6 +93,7 @@ class Served:
     bus: NatsBus
     url: str  # the module's own database
     service: TableService  # the gateway's own table service
+    gateway: Gateway  # the gateway's parts (its turn warnings, its hub)
 
     def fix_secrets(self, secret: str) -> None:
         """Every round committed from now on, by the gateway or a bots worker of
@@ -107,13 +109,21 @@ async def served_gateway(database_url: str, nats_url: str, prefix: str) -> Async
         store = await PostgresEventStore.connect(url)
         bus = await NatsBus.connect(nats_url)
         app = create_app(store, bus, Settings(token_secret=b"rummy-e2e-secret-0123456789ab"))
-        service = app.state.gateway.service
+        gateway = app.state.gateway
         try:
             async with (
                 running(app) as base,
                 httpx.AsyncClient(base_url=base, timeout=15) as http,
             ):
-                yield Served(base=base, http=http, store=store, bus=bus, url=url, service=service)
+                yield Served(
+                    base=base,
+                    http=http,
+                    store=store,
+                    bus=bus,
+                    url=url,
+                    service=gateway.service,
+                    gateway=gateway,
+                )
         finally:
             await bus.close()
             await store.close()

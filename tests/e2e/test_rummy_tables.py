@@ -15,6 +15,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from services.projections.deadlines import utc_now
 from tests.e2e.gateway_support import Client, states_by_version
 from tests.e2e.rummy_support import Served, bots_running, leaks, served_gateway
 from tests.service_support import Adapters, Rig, batch_time
@@ -171,6 +172,41 @@ async def test_the_clock_times_a_rummy_turn_out_with_the_variants_draw(
         await spectator.close()
         await rig.close()
     assert tokens
+
+
+async def test_the_seat_on_turn_is_warned_in_the_last_five_seconds_of_its_turn(
+    served: Served,
+) -> None:
+    """PF-TIMER-2, PF-TIMER-7: the gateway warns the seat whose rummy turn it is once, in
+    the last 5 seconds before the deadline its views carry (counted from the batch that
+    began the turn, as the clock counts it), naming the round and the turn."""
+    table_id, tokens = await _two_players(served, "vatican")
+    sockets = {seat: await Client.open(served.base, table_id, tokens[seat]) for seat in (1, 2)}
+    warnings = served.gateway.warnings
+    try:
+        first = await sockets[1].wait_for_view(_playing(turn_no=1))
+        mover = first["view"]["turn"]
+        deadline = datetime.fromisoformat(first["deadline"])
+        began = await batch_time(served.store, table_id, "RoundDealt")
+        assert deadline == began + timedelta(seconds=60)
+        client = sockets[mover]
+        await client.round_trip()
+        try:
+            warnings.now = lambda: deadline - timedelta(seconds=5.1)
+            assert await warnings.tick() == 0
+            warnings.now = lambda: deadline - timedelta(seconds=4.9)
+            await warnings.tick()
+            warning = await client.wait_for(lambda m: m["type"] == "warning")
+        finally:
+            warnings.now = utc_now
+        assert (warning["seat"], warning["deal"], warning["turn"]) == (mover, 1, 1)
+        assert warning["stage"] == "turn"
+        assert datetime.fromisoformat(warning["deadline"]) == deadline
+        await sockets[mover % 2 + 1].round_trip()
+        assert not [m for m in sockets[mover % 2 + 1].messages if m["type"] == "warning"]
+    finally:
+        for socket in sockets.values():
+            await socket.close()
 
 
 async def test_a_seat_back_with_since_is_sent_what_it_missed_as_it_may_know_it(
