@@ -109,19 +109,6 @@ def _hints(state: State, seat: int) -> Any:
     )
 
 
-def _seat_view(state: State, public: View, seat: int) -> View:
-    """A seat's view from the spectator's: its seat, hand, hand points, reminder, legal."""
-    own = view(state, seat)
-    return replace(
-        public,
-        seat=seat,
-        hand=own.hand,
-        hand_points=own.hand_points,
-        reminder=own.reminder,
-        legal=own.legal,
-    )
-
-
 def _client(seen: View, options: RummyOptions, rng: players.Rng, safe: bool) -> Command | None:
     """A scripted client acting on its view: the bot's move when it is its turn."""
     if seen.seat is None or seen.phase != "play" or seen.turn != seen.seat:
@@ -175,7 +162,8 @@ GAME = protocol.register(
         bots_allowed=lambda options: options.bots_allowed,
         over=lambda state: state.phase == "over",
         hints=_hints,
-        seat_view=_seat_view,
+        # no seat_view: a seat's view differs from the spectator's in more than its seat,
+        # hand and legal moves (its hand points and its reminder, RM-OPT-1a)
     )
 )
 
