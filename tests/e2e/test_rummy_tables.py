@@ -304,12 +304,6 @@ async def test_a_player_who_leaves_is_replaced_by_the_bot_which_plays_his_hand(
 _REMINDED = hashlib.sha256(b"rummy-e2e:reminder:1").hexdigest()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/rummy/game.py registers seat_view (Game.seat_view) for a View whose "
-    "seat part is more than seat, hand and legal: the gateway splices hand_points and "
-    "reminder from the spectator's view (null) into every seat's frame (bugs.md)",
-)
 async def test_a_seat_is_shown_its_reminder_and_its_hand_points_over_its_socket(
     served: Served,
 ) -> None:
