@@ -17,6 +17,7 @@ the deal). A game is played to its end by the rules (Manipulation to 200, Carous
 one round in the others); a game that goes on after `rounds` rounds — Shanghai, which
 only its host ends (RM-AMB-22) — is ended by the host's StopGame between rounds, so the
 rules' standings (the lower total) decide it. A draw is a game with no single winner.
+Each variant's row also goes to stderr as soon as its games are played.
 
 This module names no game: the game comes from the registry by the name it is given.
 """
@@ -27,6 +28,7 @@ import json
 import math
 import random
 import subprocess
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -163,6 +165,8 @@ def bot_strength(
                 "seconds": round(wall, 1),
             }
         )
+        # a long run's finished variants survive its interruption
+        print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
     return rows
 
 
