@@ -2,7 +2,8 @@
  * sahra-fair-v1 in the browser: an independent implementation of docs/fairness.md
  * (PF-FAIR-1..7, PF-AMB-12, PF-AMB-2, PF-CUT-5, BK-DEAL-6) on top of WebCrypto, plus
  * `rederive`, which re-derives every deal of a deal record and compares it with the
- * events the server recorded. It shares no code with the server (engine/fair.py): a
+ * events the server recorded, and `rederiveRummy`, the same for a rummy record's rounds
+ * (docs/deal-format.md 10.2: the deal only; the play is the server's check). It shares no code with the server (engine/fair.py): a
  * player can check a deal without trusting the server.
  *
  * A classic script: in a page it defines `window.SahraFair`; under Node (tests) it is
@@ -590,6 +591,238 @@
     return { passed: !failed, deals: deals };
   }
 
+  // --- rummy (docs/deal-format.md 10.2): engine/rummy/deal.py done again -----------------
+
+  // Each variant's deck (RM-CORE-2; Carousel for two: one deck and one joker, RM-CAR-1),
+  // hand, Shanghai's packets (RM-SHA-1) and Tahiti's face-up singletons (RM-TAH-2).
+  const RUMMY = {
+    manipulation: { deck: 104, deckTwo: 104, hand: 7 },
+    machiavelli: { deck: 104, deckTwo: 104, hand: 13 },
+    shanghai: { deck: 104, deckTwo: 104, hand: 10, packets: [3, 3, 3, 1] },
+    guadeloupe: { deck: 104, deckTwo: 104, hand: 5 },
+    carousel: { deck: 106, deckTwo: 53, hand: 10 },
+    vatican: { deck: 106, deckTwo: 106, hand: 13 },
+    tahiti: { deck: 108, deckTwo: 108, hand: 5, singletons: 4 },
+  };
+  const RUMMY_SEATS = 4; // RM-CORE-1's default, when a record's options leave it out
+
+  function rummyVariant(name) {
+    if (!Object.prototype.hasOwnProperty.call(RUMMY, name)) {
+      throw new Error("not a rummy variant: " + JSON.stringify(name));
+    }
+    return RUMMY[name];
+  }
+
+  /** The unshuffled deck: first deck then second, clubs diamonds hearts spades, A to K,
+   *  the jokers last ("JK#1" ...). */
+  function rummyDeck(variant, seats) {
+    const v = rummyVariant(variant);
+    const size = seats === 2 ? v.deckTwo : v.deck;
+    const copies = size < 104 ? 1 : 2;
+    const deck = [];
+    for (let c = 1; c <= copies; c++) {
+      for (const suit of SUITS) for (const rank of RANKS) deck.push(rank + suit + "#" + c);
+    }
+    for (let j = 1; j <= size - 52 * copies; j++) deck.push("JK#" + j);
+    return deck;
+  }
+
+  /** One card at a time (Shanghai: packets) from the top to each seat from `first`; then
+   *  Tahiti's singletons; the rest is the stock, top first (RM-CORE-6, RM-AMB-4). */
+  function rummyDealHands(variant, deck, first, seats) {
+    const v = rummyVariant(variant);
+    const packets = v.packets || new Array(v.hand).fill(1);
+    const hands = [];
+    for (let s = 0; s < seats; s++) hands.push([]);
+    let top = 0;
+    for (const packet of packets) {
+      for (let k = 0; k < seats; k++) {
+        hands[(first - 1 + k) % seats].push(...deck.slice(top, top + packet));
+        top += packet;
+      }
+    }
+    const singletons = deck.slice(top, top + (v.singletons || 0));
+    top += singletons.length;
+    return { hands: hands, singletons: singletons, stock: deck.slice(top) };
+  }
+
+  /** RM-CORE-7: round 1's first player is the fair draw under "first" (PF-FAIR-6); each
+   *  later round's is one seat on from the round before. */
+  async function rummyFirst(secret, e, seats, previous) {
+    if (!previous) return firstDraw(secret, e, seats);
+    return (previous % seats) + 1;
+  }
+
+  async function rummyDeal(variant, seats, secret, e, first) {
+    const deck = await shuffle(rummyDeck(variant, seats), secret, "deal", e);
+    return rummyDealHands(variant, deck, first, seats);
+  }
+
+  function rummySeats(record) {
+    if (Array.isArray(record.seats) && record.seats.length) return record.seats.length;
+    const n = (record.options || {}).seats;
+    return Number.isInteger(n) ? n : RUMMY_SEATS;
+  }
+
+  /** The first difference of each dealt pile, as a failed "deal" check, or null. */
+  function dealDifference(out, dealt, seats) {
+    const recordedHands = Array.isArray(dealt.hands) ? dealt.hands : [];
+    for (let s = 0; s < seats; s++) {
+      const diff = firstDifference(out.hands[s], recordedHands[s] || []);
+      if (diff) return check("deal", "fail", "hand_mismatch", Object.assign({ seat: s + 1 }, diff));
+    }
+    if (recordedHands.length !== seats) {
+      return check("deal", "fail", "seat_count", { expected: seats, recorded: recordedHands.length });
+    }
+    const singles = Array.isArray(dealt.singletons) ? dealt.singletons : [];
+    const single = firstDifference(out.singletons, singles);
+    if (single) return check("deal", "fail", "singleton_mismatch", single);
+    const stock = firstDifference(out.stock, Array.isArray(dealt.stock) ? dealt.stock : []);
+    if (stock) return check("deal", "fail", "stock_mismatch", stock);
+    return null;
+  }
+
+  /**
+   * Re-derive one rummy round: its commitment, the seats' seeds and E, its first player
+   * (`previous`: the first player the browser derived for the round before, 0 for none)
+   * and its deal, each compared with the round's recorded events.
+   */
+  async function rederiveRound(record, round, index, previous) {
+    const variant = (record.options || {}).variant || "manipulation";
+    const seats = rummySeats(record);
+    const events = Array.isArray(round.events) ? round.events : [];
+    const of = (type) => events.filter((e) => e && e.type === type);
+    const dealt = of("RoundDealt")[0] || null;
+    const committed = of("SeedCommitted")[0] || null;
+    const revealed = of("SeedRevealed")[0] || null;
+    const out = {
+      round: Number.isInteger(round.number) ? round.number : index + 1,
+      variant: variant,
+      secret: typeof round.secret === "string" ? round.secret : null,
+      commitmentRecorded: committed ? committed.commitment : null,
+      commitmentComputed: null,
+      seeds: null,
+      entropy: null,
+      first: null,
+      firstRecorded: dealt ? dealt.first : null,
+      hands: null,
+      singletons: null,
+      stock: null,
+      checks: [],
+    };
+    let secret = null;
+
+    // 1. the commitment: SHA-256(S) == C (PF-AMB-12 b)
+    try {
+      secret = parseSecret(round.secret);
+    } catch (err) {
+      out.checks.push(check("commitment", "fail", "bad_secret"));
+    }
+    if (secret) {
+      const digest = await commitment(secret);
+      out.commitmentComputed = digest;
+      if (!committed) {
+        out.checks.push(check("commitment", "fail", "no_commitment", { digest: digest }));
+      } else if (committed.commitment !== digest) {
+        out.checks.push(
+          check("commitment", "fail", "mismatch", { digest: digest, recorded: committed.commitment })
+        );
+      } else if (revealed && String(revealed.secret).toLowerCase() !== round.secret.toLowerCase()) {
+        out.checks.push(
+          check("commitment", "fail", "revealed_differs", {
+            secret: round.secret,
+            revealed: revealed.secret,
+          })
+        );
+      } else {
+        out.checks.push(check("commitment", "pass", "match", { digest: digest }));
+      }
+    }
+
+    // 2. the seeds the seats sent (their events), one per seat, "" for none (PF-AMB-12 h)
+    const seeds = new Array(seats).fill("");
+    for (const e of of("ClientSeedSent")) {
+      if (Number.isInteger(e.seat) && e.seat >= 1 && e.seat <= seats) seeds[e.seat - 1] = e.seed;
+    }
+    out.seeds = seeds;
+    const listed = Array.isArray(round.client_seeds) ? round.client_seeds : null;
+    const bad = seeds.findIndex((s) => !isSeed(s));
+    const other = listed ? seeds.findIndex((s, i) => listed[i] !== s) : -1;
+    if (bad >= 0) {
+      out.checks.push(check("seeds", "fail", "bad_seed", { seat: bad + 1 }));
+    } else {
+      out.entropy = await entropy(seeds);
+      if (listed && (other >= 0 || listed.length !== seats)) {
+        out.checks.push(check("seeds", "fail", "listed_differs", { seat: Math.max(other, 0) + 1 }));
+      } else {
+        out.checks.push(check("seeds", "pass", "match", { e: out.entropy }));
+      }
+    }
+
+    // 3. the first player: drawn in round 1, one seat on in each later round (RM-CORE-7)
+    if (out.round !== index + 1) {
+      out.checks.push(check("first", "fail", "numbering", { expected: index + 1, recorded: out.round }));
+    } else if (!secret || !out.entropy) {
+      out.checks.push(check("first", "unchecked", "no_deck"));
+    } else if (index > 0 && !previous) {
+      out.checks.push(check("first", "unchecked", "no_previous"));
+    } else {
+      out.first = await rummyFirst(secret, out.entropy, seats, index > 0 ? previous : 0);
+      const p = { first: out.first, previous: previous || null, seats: seats };
+      const code = index > 0 ? "next" : "draw";
+      if (!dealt) {
+        out.checks.push(check("first", "unchecked", "no_deal", p));
+      } else if (dealt.first !== out.first) {
+        out.checks.push(
+          check("first", "fail", code + "_mismatch", Object.assign({ recorded: dealt.first }, p))
+        );
+      } else {
+        out.checks.push(check("first", "pass", code, p));
+      }
+    }
+
+    // 4. the deal: the variant's deck shuffled under "deal" with E, dealt from the first
+    //    player; hands, Tahiti's singletons and the stock against RoundDealt (RM-AMB-4)
+    if (secret && out.entropy && out.first) {
+      const d = await rummyDeal(variant, seats, secret, out.entropy, out.first);
+      out.hands = d.hands;
+      out.singletons = d.singletons;
+      out.stock = d.stock;
+    }
+    if (!dealt) {
+      out.checks.push(check("deal", "unchecked", "no_deal"));
+    } else if (!out.hands) {
+      out.checks.push(check("deal", "unchecked", "no_deck"));
+    } else {
+      out.checks.push(
+        dealDifference(out, dealt, seats) ||
+          check("deal", "pass", "match", {
+            seats: seats,
+            singletons: out.singletons.length,
+            stock: out.stock.length,
+          })
+      );
+    }
+    return out;
+  }
+
+  /** Re-derive every round of a rummy record (parsed JSON), in the record's order. */
+  async function rederiveRummy(record) {
+    if (!record || typeof record !== "object" || record.game !== "rummy" || !Array.isArray(record.rounds)) {
+      throw new Error("not a rummy record: it has no \"rounds\" list");
+    }
+    rummyVariant((record.options || {}).variant || "manipulation");
+    const rounds = [];
+    let previous = 0;
+    for (let i = 0; i < record.rounds.length; i++) {
+      const r = await rederiveRound(record, record.rounds[i] || {}, i, previous);
+      rounds.push(r);
+      previous = r.first || 0;
+    }
+    const failed = rounds.some((r) => r.checks.some((c) => c.status === "fail"));
+    return { game: "rummy", passed: !failed, rounds: rounds };
+  }
+
   return {
     ALGORITHM: ALGORITHM,
     RANKS: RANKS,
@@ -618,5 +851,12 @@
     dealHands: dealHands,
     rederiveDeal: rederiveDeal,
     rederive: rederive,
+    RUMMY: RUMMY,
+    rummyDeck: rummyDeck,
+    rummyDealHands: rummyDealHands,
+    rummyFirst: rummyFirst,
+    rummyDeal: rummyDeal,
+    rederiveRound: rederiveRound,
+    rederiveRummy: rederiveRummy,
   };
 });
