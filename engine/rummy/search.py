@@ -31,9 +31,17 @@ import msgspec
 from engine.cards import Card
 from engine.errors import RuleViolation
 from engine.rummy.moves import check_move
-from engine.rummy.search_dp import JOKER_INDEX, Objective, solve
-from engine.rummy.search_model import Position, face_index, position, scenarios, to_table
+from engine.rummy.search_dp import solve
+from engine.rummy.search_model import (
+    Position,
+    face_index,
+    position,
+    relaxed,
+    scenarios,
+    to_table,
+)
 from engine.rummy.search_simple import Simple, opening_core, simple_move
+from engine.rummy.search_types import JOKER_INDEX, Objective
 from engine.rummy.variants import Variant
 
 __all__ = ["Hint", "Move", "Table", "best_move", "find_move", "hint"]
@@ -77,14 +85,10 @@ def find_move(
         # them, laying them alone is a move.
         core = opening_core(pos)
         return None if core is None else _checked(pos, (*pos.table, core), {})
-    seen: set[str] = set()
-    for card in pos.hand:
-        face = card.partition("#")[0]
-        if face not in seen:
-            seen.add(face)
-            found = simple_move(pos, card)
-            if found is not None:
-                return _move(found)
+    for card in _distinct(pos.hand):
+        found = simple_move(pos, card)
+        if found is not None:
+            return _move(found)
     solved = _solve(pos, "count", any_move=True)
     return solved[0] if solved else None
 
@@ -118,18 +122,22 @@ def hint(
     pos = position(table, names, hand, variant, first_play)
     if not pos.hand:
         return None
-    first = pos.hand[0]
-    found = simple_move(pos, first)
-    if found is not None:
-        return _hint(pos, first, found)
-    solved = _solve(pos, "first")
+    # The first card a move without rearrangement plays bounds the search: only an
+    # earlier card, played by rearranging, can beat it.
+    easy: tuple[Card, Simple] | None = None
+    for card in _distinct(pos.hand):
+        found = simple_move(pos, card)
+        if found is not None:
+            easy = (card, found)
+            break
+    if easy is not None and easy[0] == pos.hand[0]:
+        return _hint(pos, *easy)
+    bound = None if easy is None else -_order(easy[0])
+    solved = _solve(pos, "first", bound=bound)
     if solved is None:
-        return None
+        return None if easy is None else _hint(pos, *easy)
     move, value = solved
     card = next(c for c in pos.hand if _order(c) == -value)
-    found = simple_move(pos, card)
-    if found is not None:
-        return _hint(pos, card, found)
     return Hint(card=card, groups=_changed(pos.table, move.table), rearranges=True, move=move)
 
 
@@ -137,22 +145,62 @@ def hint(
 
 
 def _solve(
-    pos: Position, objective: Objective, *, any_move: bool = False
+    pos: Position, objective: Objective, *, any_move: bool = False, bound: int | None = None
 ) -> tuple[Move, int] | None:
-    """The best move over every joker scenario, with its value."""
+    """The best move that beats `bound`, with its value.
+
+    Every table joker kept first, nothing tracked (cheap, and a bound for the rest); then
+    the loosest problem, every table joker wild: no better split there means none
+    anywhere, and its best split, if legal, is the best move. Else scenario by scenario,
+    each loosened first the same way, the tracked search only where the loose one's best
+    split is refused by the move check."""
     best: tuple[Move, int] | None = None
-    for scen in scenarios(pos):
-        sol = solve(scen.problem, objective)
-        if sol is None or (best is not None and sol.value <= best[1]):
-            continue
-        table, names, _ = to_table(pos, scen, sol.groups)
-        move = _checked(pos, table, names)
-        if move is None:
-            continue  # never expected: moves.check_move refused what the search built
-        best = (move, sol.value)
-        if any_move or (objective == "count" and sol.value == len(pos.hand)):
+    every = scenarios(pos)
+    kept = every[0]  # no joker freed
+    for attempt in (relaxed(pos, kept), kept):
+        sol = solve(attempt.problem, objective, bound)
+        if sol is None:
+            break
+        move = _checked(pos, *to_table(pos, attempt, sol.groups)[:2])
+        if move is not None:
+            best = (move, sol.value)
+            break
+    if len(every) == 1 or _enough(pos, objective, best, any_move):
+        return best
+    loose = relaxed(pos)
+    sol = solve(loose.problem, objective, bound if best is None else best[1])
+    if sol is None:
+        return best
+    move = _checked(pos, *to_table(pos, loose, sol.groups)[:2])
+    if move is not None:
+        return move, sol.value
+    for scen in every[1:]:
+        floor = bound if best is None else best[1]
+        for attempt in (relaxed(pos, scen), scen):
+            sol = solve(attempt.problem, objective, floor)
+            if sol is None:
+                break
+            move = _checked(pos, *to_table(pos, attempt, sol.groups)[:2])
+            if move is not None:
+                best = (move, sol.value)
+                break
+        if _enough(pos, objective, best, any_move):
             break
     return best
+
+
+def _enough(
+    pos: Position, objective: Objective, best: tuple[Move, int] | None, any_move: bool
+) -> bool:
+    """Nothing better can be found: any move was asked for, or the hand empties, or the
+    first card of the hand plays."""
+    if best is None:
+        return False
+    if any_move:
+        return True
+    if objective == "count":
+        return best[1] == len(pos.hand)
+    return best[1] == -_order(pos.hand[0])
 
 
 def _checked(pos: Position, table: Table, names: Mapping[Card, str]) -> Move | None:
@@ -172,6 +220,18 @@ def _move(found: Simple) -> Move:
 
 def _hint(pos: Position, card: Card, found: Simple) -> Hint:
     return Hint(card=card, groups=found[3], rearranges=False, move=_move(found))
+
+
+def _distinct(hand: tuple[Card, ...]) -> list[Card]:
+    """The first card of each face, in hand order (two copies play alike)."""
+    seen: set[str] = set()
+    out = []
+    for card in hand:
+        face = card.partition("#")[0]
+        if face not in seen:
+            seen.add(face)
+            out.append(card)
+    return out
 
 
 def _order(card: Card) -> int:

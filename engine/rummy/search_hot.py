@@ -17,8 +17,8 @@ carries a payload summing what it holds, per watched joker w:
   the joker, the flag that it holds a card that lay next to it; a group holding the
   joker must close with the flag.
 
-Payloads live in a token's bits above 10 (4 count bits per watched joker, then one flag
-bit each): runs add them up as cards join; `close` reads them when a group is complete.
+Payloads live in a token's bits from 16 up (4 count bits per watched joker, then one
+flag bit each): runs add them up as cards join; `close` reads them when a group is complete.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ __all__ = [
 ]
 
 FREED, STAYS = 0, 1
-COUNT_SHIFT = 10
-FLAG_SHIFT = 26
+COUNT_SHIFT = 16
+FLAG_SHIFT = 32
 _COUNTS = (1 << 16) - 1
 _FLAGS = 15
 
@@ -130,8 +130,8 @@ def _splits(counts: list[int], hot: list[Marked], jokers: int, limit: int) -> li
         return _grow(counts, [], jokers, limit, [])
     if jokers == 0:
         return [[]]
-    if limit >= jokers >= 3 and jokers <= 4:
-        return [[(0, (), tuple(range(jokers)))]]
+    if limit >= jokers == 3:
+        return [[(0, (), (0, 1, 2))]]
     return []
 
 
@@ -160,6 +160,8 @@ def _grow(
             for extra in range(max(0, 3 - size), min(4 - size, limit - wild, jokers) + 1):
                 if size + extra < 3 or len(taken) + wild + extra > 4:
                     continue
+                if extra and size + extra != 3:
+                    continue  # an untracked fourth-card joker could leave (search_runs)
                 rest = [n - (mask >> s & 1) for s, n in enumerate(counts)]
                 named = tuple(s for s in range(4) if s not in taken)[: wild + extra]
                 here: MarkedSet = (mask, tuple(h[3] for h in chosen), named)

@@ -25,7 +25,8 @@ import msgspec
 
 from engine.cards import JOKER, RANKS, SUITS, Card
 from engine.rummy.groups import check_group
-from engine.rummy.search_dp import (
+from engine.rummy.search_hot import FREED, STAYS
+from engine.rummy.search_types import (
     BLOCK,
     HAND,
     HAND_CLS,
@@ -39,10 +40,18 @@ from engine.rummy.search_dp import (
     Problem,
     Slot,
 )
-from engine.rummy.search_hot import FREED, STAYS
 from engine.rummy.variants import Variant
 
-__all__ = ["Position", "Scenario", "face_index", "face_name", "position", "scenarios", "to_table"]
+__all__ = [
+    "Position",
+    "Scenario",
+    "face_index",
+    "face_name",
+    "position",
+    "relaxed",
+    "scenarios",
+    "to_table",
+]
 
 Table = tuple[tuple[Card, ...], ...]
 _RANK = {name: i + 1 for i, name in enumerate(RANKS)}
@@ -98,15 +107,18 @@ def position(
 
 def scenarios(pos: Position) -> list[Scenario]:
     """One search problem per combination of kept and freed table jokers."""
-    jokers = [
-        (card, i)
-        for i, g in enumerate(pos.table)
-        if i not in pos.lone
-        for card in g
-        if _is_joker(card)
-    ]
+    jokers = _table_jokers(pos)
     choices = [(False, True) if _freers(pos, card, i) else (False,) for card, i in jokers]
     return [_scenario(pos, jokers, chosen) for chosen in product(*choices)]
+
+
+def relaxed(pos: Position, scen: Scenario | None = None) -> Scenario:
+    """A looser problem whose splits include every legal move of `scen` (of every
+    scenario when None): nothing is tracked, and with no scenario every table joker is
+    wild. Its best split, if the move check accepts it, is the best move there."""
+    jokers = _table_jokers(pos)
+    freed = tuple(scen is None or card in scen.freed for card, _ in jokers)
+    return _scenario(pos, jokers, freed, track=False)
 
 
 def to_table(
@@ -177,8 +189,22 @@ def _pop(queues: tuple[list[Card], list[Card]], hand_only: bool) -> Card:
 # ---- building one scenario -------------------------------------------------------------------
 
 
+def _table_jokers(pos: Position) -> list[tuple[Card, int]]:
+    return [
+        (card, i)
+        for i, g in enumerate(pos.table)
+        if i not in pos.lone
+        for card in g
+        if _is_joker(card)
+    ]
+
+
 def _scenario(
-    pos: Position, jokers: list[tuple[Card, int]], freed_flags: tuple[bool, ...]
+    pos: Position,
+    jokers: list[tuple[Card, int]],
+    freed_flags: tuple[bool, ...],
+    *,
+    track: bool = True,
 ) -> Scenario:
     v = pos.variant
     freed = {card for (card, _), f in zip(jokers, freed_flags, strict=True) if f}
@@ -190,6 +216,8 @@ def _scenario(
     in_block: set[Card] = set()
     for card, i in jokers:
         group = pos.table[i]
+        if card in freed and not track:
+            continue
         if card in freed:
             w = len(kinds)
             kinds.append(FREED)
@@ -198,7 +226,7 @@ def _scenario(
                     counts[other] = counts.get(other, 0) + (1 << 4 * w)
             for real in _freers(pos, card, i):
                 flags[real] = flags.get(real, 0) | 1 << w
-        elif v.jokers == "stays":
+        elif v.jokers == "stays" and track:
             w = len(kinds)
             kinds.append(STAYS)
             counts[card] = counts.get(card, 0) + (1 << 4 * w)
@@ -217,7 +245,7 @@ def _scenario(
     hot: list[Hot] = []
     wild_must = 0
 
-    def track(card: Card, face: int, cls: int) -> None:
+    def follow(card: Card, face: int, cls: int) -> None:
         hot_cards.append(card)
         hot.append(Hot(face, cls, counts.get(card, 0), flags.get(card, 0)))
 
@@ -232,7 +260,7 @@ def _scenario(
             if _is_joker(card):
                 if card in freed:
                     if card in marked:
-                        track(card, -1, MUST)
+                        follow(card, -1, MUST)
                     else:
                         wild_must += 1
                     continue
@@ -240,7 +268,7 @@ def _scenario(
             else:
                 face = face_index(_face(card))
             if card in marked:
-                track(card, face, MUST)
+                follow(card, face, MUST)
             else:
                 must[face] += 1
     wild_hand = 0
@@ -250,7 +278,7 @@ def _scenario(
             continue
         face = face_index(_face(card))
         if card in marked:
-            track(card, face, HAND_CLS)
+            follow(card, face, HAND_CLS)
         else:
             hand[face] += 1
     problem = Problem(
@@ -310,7 +338,8 @@ def _block(ordered: tuple[Card, ...], pos: Position) -> Block:
         suits = {f // 13 for f in faces}
         missing = next(iter(set(range(4)) - suits)) if len(faces) == 3 else -1
         rank = faces[0] % 13 + 1
-        place = 14 if rank == 1 and pos.variant.ace == "high" else rank
+        # Aces form sets at place 1 only where they may not stand high (search_dp).
+        place = 14 if rank == 1 and pos.variant.ace != "low" else rank
         return Block(suit=-1, low=place, high=place, missing=missing)
     suit = faces[0] // 13
     ranks = [f % 13 + 1 for f in faces]

@@ -5,8 +5,16 @@ A token is an int. Its low bits say what decides a run's future: its length (1, 
 and more), whether it began on a low ace (it may not reach the high ace, RM-AMB-6),
 whether it holds a joker (where a group holds one at most, RM-TAH-7), whether it is the
 Vatican opening candidate and how many natural hand cards end it in a row (RM-AMB-11),
-whether it is a frozen Tahiti group (RM-TAH-8) and which. Higher bits carry what the
-search tracks of certain cards (see search_hot): never read here, only kept.
+whether it is a frozen Tahiti group (RM-TAH-8) and which, whether it began on place 2 or
+3 (to know, when it ends, whether it is 12 or 13 cards long), and where its jokers stand.
+Higher bits carry what the search tracks of certain cards (see search_hot): never read
+here, only kept.
+
+Jokers are placed canonically: a joker that could leave its group with the group still
+valid is never placed here; search_dp counts such jokers at the end against the room
+left in the groups (any split maps to a canonical one plus those jokers). So a run begun
+on a joker stops at 3 cards (`SJ`), and a run of 3 or more that takes a joker must take
+a natural card after it before it may stop (`EJ`).
 
 `options` lists, for the tokens open in one suit and the copies of the next face (must,
 spare, hand), each distinct outcome: which runs end, go on with a copy or a joker, which
@@ -20,6 +28,7 @@ from functools import cache
 
 __all__ = [
     "CAND",
+    "EJ",
     "END",
     "FROZEN",
     "JOK",
@@ -27,6 +36,9 @@ __all__ = [
     "LOW",
     "NAT",
     "NATC",
+    "S2",
+    "S3",
+    "SJ",
     "STREAK",
     "WILD_C",
     "WILD_J",
@@ -42,6 +54,10 @@ JOK = 8  # holds a joker (tracked where a group holds one at most)
 CAND = 16  # the Vatican opening candidate: hand cards only so far
 STREAK = 32  # × 0..3: natural hand cards in a row at its end (3: achieved)
 FROZEN = 128  # a frozen Tahiti group (× block number in the next two bits)
+SJ = 1024  # began on a joker: stops at 3 cards
+EJ = 2048  # 4 or more cards ending on a joker: may not stop yet
+S2 = 4096  # began on place 2
+S3 = 8192  # began on place 3
 _STREAKS = 3 * STREAK
 
 # Actions on a run at a place.
@@ -69,24 +85,25 @@ def options(
     m: int,
     o0: int,
     o1: int,
-    o1_kept: int,
     jokers: int,
-    places: tuple[bool, bool, bool],
+    low_place: bool,
+    top_place: bool,
     reach: int,
     reach_low: int,
-    may_defer: bool,
+    sets: bool,
+    low_aces: bool,
     limit: int,
     opening: int,
-    hands: bool,
-) -> tuple[Option, ...]:
-    """Every distinct outcome for one face: `m` copies must be used, `o0` spare and `o1`
-    hand copies may be; `places` = (low place 1, top place 14, kept aces' place: the m
-    copies are the aces kept back, `o1_kept` of them from the hand). `hands`: say how
-    many kept aces come from the hand (an opening run or a frozen group may need one)."""
-    low_place, top_place, high_place = places
+    begin: int = 0,
+) -> dict[int, tuple[Option, ...]]:
+    """Every distinct outcome for one face, by the number of copies it sends to sets (all
+    of them under -1): `m` copies must be used, `o0` spare and `o1` hand copies may be.
+
+    `low_aces`: the face is an ace at place 1 where an ace may also stand high; no copy
+    must be used here (the rest wait for place 14) and the outcome's code says what is left
+    of each kind: must + 8 × spare + 64 × hand."""
     per_token = [_token_moves(t, top_place, reach, reach_low, limit) for t in toks]
-    starts = _start_moves(low_place, top_place, reach, reach_low, limit, opening)
-    sets = not high_place
+    starts = _start_moves(low_place, top_place, reach, reach_low, limit, opening, begin)
     avail = m + o0 + o1
     seen: dict[tuple[object, ...], Option] = {}
     cand_here = any(t & CAND for t in toks)
@@ -97,53 +114,52 @@ def options(
         n_jokc = sum(1 for a, _ in combo if a == WILD_C)
         ended = tuple(t for (a, _), t in zip(combo, toks, strict=True) if a == END)
         ends_open = any(t & CAND for t in ended)
-        cand_alive = any(a in (NATC, WILD_C) for a, _ in combo)
         kept_toks = [nt for a, nt in combo if a != END]
         flat = tuple(x for pair in combo for x in pair)
+        cand_alive = any(a in (NATC, WILD_C) for a, _ in combo)
+        # Ending a plain run of 3 or more while a plain run begins here is never better
+        # than letting the old run take that card: it can do all the new one can, and stop
+        # (and, begun on place 4 or later, it keeps room for any two jokers; where a group
+        # holds one joker at most, two groups hold more, so there it waits for no joker).
+        plain_end = 3 in ended and (jokers == 0 or limit != 1)
         for new in _start_sets(starts, avail - n_nat, jokers - n_jok, opening, cand_alive):
+            if plain_end and any(a in (NAT, WILD_J) for a, _ in new):
+                continue
             s_nat = sum(1 for a, _ in new if a in (NAT, NATC))
-            s_natc = sum(1 for a, _ in new if a == NATC)
+            natc = n_natc + sum(1 for a, _ in new if a == NATC)
             s_jok = sum(1 for a, _ in new if a in (WILD_J, WILD_C))
             s_jokc = sum(1 for a, _ in new if a == WILD_C)
             placed = n_nat + s_nat
-            natc = n_natc + s_natc
-            opened = _opening_after(opening, cand_here, ends_open, bool(s_natc or s_jokc))
+            opened = _opening_after(opening, cand_here, ends_open, natc > n_natc or s_jokc > 0)
             ntoks = tuple(sorted(kept_toks + [nt for _, nt in new]))
             detail = (flat, tuple(x for a, nt in new for x in (nt, a)))
-            for q in range(avail - placed + 1) if sets else (0,):
-                here = placed + q
-                for kept in range(avail - here + 1) if may_defer else (0,):
-                    total = here + kept
-                    if total < m:
-                        continue
-                    hand_used = 0 if high_place else min(o1, total - m)
-                    if high_place and natc > o1_kept:
-                        continue
-                    # Which kept aces came from the hand matters only to an opening run.
-                    lows = (
-                        range(max(0, kept - (total - hand_used)), min(kept, hand_used) + 1)
-                        if kept and hands
-                        else (0,)
-                    )
-                    for kept_hand in lows:
-                        if not high_place and natc > hand_used - kept_hand:
+            head = (ntoks,)
+            tail = (opened, n_jokc + s_jokc)
+            if low_aces:
+                # Which kinds of copy stand low decides what waits for place 14.
+                for mu in range(min(m, placed) + 1):
+                    for hu in range(natc, min(o1, placed - mu) + 1):
+                        su = placed - mu - hu
+                        if su > o0:
                             continue
-                        code = (kept | kept_hand << 3) if may_defer else None
-                        opt: Option = (
-                            ntoks,
-                            q,
-                            n_jok + s_jok,
-                            hand_used,
-                            opened,
-                            n_jokc + s_jokc,
-                            code,
-                            ended,
-                            detail,
-                        )
-                        sig = opt[:8]
-                        if sig not in seen:
-                            seen[sig] = opt
-    return tuple(seen.values())
+                        code = (m - mu) | (o0 - su) << 3 | (o1 - hu) << 6
+                        opt: Option = (*head, 0, n_jok + s_jok, hu, *tail, code, ended, detail)
+                        seen.setdefault(opt[:8], opt)
+                continue
+            for q in range(avail - placed + 1) if sets else (0,):
+                total = placed + q
+                if total < m:
+                    continue
+                hand_used = min(o1, total - m)
+                if natc > hand_used:
+                    continue
+                opt = (*head, q, n_jok + s_jok, hand_used, *tail, None, ended, detail)
+                seen.setdefault(opt[:8], opt)
+    by_q: dict[int, list[Option]] = {-1: []}
+    for opt in seen.values():
+        by_q.setdefault(opt[1], []).append(opt)
+        by_q[-1].append(opt)
+    return {q: tuple(opts) for q, opts in by_q.items()}
 
 
 def _opening_after(opening: int, cand_here: bool, ended: bool, started: bool) -> int:
@@ -164,6 +180,8 @@ def grow(
     if tok & LOW and top_place:
         return None
     length = tok & LEN
+    if length == 3 and tok & SJ:
+        return None  # its first joker could go: not canonical
     grown = min(3, length + 1)
     if grown + (reach_low if tok & LOW else reach) < 3:
         return None
@@ -173,7 +191,9 @@ def grow(
     wild = action in (WILD_J, WILD_C)
     if wild and (not limit or tok & JOK):
         return None
-    base = (tok & ~(LEN | _STREAKS)) | grown | (JOK if wild and limit == 1 else 0)
+    base = (tok & ~(LEN | _STREAKS | EJ)) | grown | (JOK if wild and limit == 1 else 0)
+    if wild and (length == 3 or tok & EJ):
+        base |= EJ
     if not cand:
         return base
     streak = (tok & _STREAKS) // STREAK
@@ -182,15 +202,24 @@ def grow(
 
 
 def start(
-    action: int, low_place: bool, top_place: bool, reach: int, reach_low: int, limit: int
+    action: int,
+    low_place: bool,
+    top_place: bool,
+    reach: int,
+    reach_low: int,
+    limit: int,
+    begin: int = 0,
 ) -> int | None:
-    """The token of a run begun here with a card (NAT, NATC, WILD_J, WILD_C), or None."""
+    """The token of a run begun here with a card (NAT, NATC, WILD_J, WILD_C), or None.
+    `begin`: S2 or S3 where the run's length is followed, else 0."""
     if top_place or (reach_low if low_place else reach) < 2:
         return None
     wild = action in (WILD_J, WILD_C)
     if wild and not limit:
         return None
-    tok = 1 | (LOW if low_place else 0) | (JOK if wild and limit == 1 else 0)
+    tok = 1 | (LOW if low_place else 0) | (JOK if wild and limit == 1 else 0) | begin
+    if wild:
+        tok |= SJ
     if action == NATC:
         return tok | CAND | STREAK
     return tok | CAND if action == WILD_C else tok
@@ -202,7 +231,7 @@ def _token_moves(
     """(action, new token) for one open run: end it, or continue it with a card."""
     moves: list[tuple[int, int]] = []
     cand = tok & CAND
-    if tok & LEN == 3 and (not cand or (tok & _STREAKS) == _STREAKS):
+    if tok & LEN == 3 and not tok & EJ and (not cand or (tok & _STREAKS) == _STREAKS):
         moves.append((END, 0))
     for action in (NATC, WILD_C) if cand else (NAT, WILD_J):
         new = grow(tok, action, top_place, reach, reach_low, limit)
@@ -212,12 +241,18 @@ def _token_moves(
 
 
 def _start_moves(
-    low_place: bool, top_place: bool, reach: int, reach_low: int, limit: int, opening: int
+    low_place: bool,
+    top_place: bool,
+    reach: int,
+    reach_low: int,
+    limit: int,
+    opening: int,
+    begin: int,
 ) -> list[tuple[int, int]]:
     """(action, token) for a run begun here."""
     out: list[tuple[int, int]] = []
     for action in (NAT, WILD_J, NATC, WILD_C) if opening == 0 else (NAT, WILD_J):
-        tok = start(action, low_place, top_place, reach, reach_low, limit)
+        tok = start(action, low_place, top_place, reach, reach_low, limit, begin)
         if tok is not None:
             out.append((action, tok))
     return out

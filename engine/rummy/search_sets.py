@@ -6,13 +6,17 @@ which sets. A set is 3 or 4 cards of one rank in distinct suits, a joker standin
 suit its set lacks (RM-GRP-2, RM-GRP-4, RM-JOKER-1), at most `limit` jokers a set
 (RM-TAH-7: one in Tahiti). The answer depends only on how many copies each suit brings,
 so it is computed once per count vector by a small exhaustive split, and cached.
+
+Jokers are placed canonically (see search_runs): a set holding a joker has 3 cards, since
+a fourth-card joker could leave it; search_dp adds such jokers at the end where there is
+room, and `set_room` says how much room a rank's sets leave.
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-__all__ = ["set_jokers", "split_sets"]
+__all__ = ["set_jokers", "set_room", "set_vectors", "split_sets"]
 
 # A set in a split: (bitmask of the suits its natural copies bring, jokers it holds).
 SetShape = tuple[int, int]
@@ -38,6 +42,8 @@ def split_sets(counts: tuple[int, ...], jokers: int, limit: int) -> tuple[SetSha
         natural = mask.bit_count()
         rest = tuple(n - (mask >> s & 1) for s, n in enumerate(counts))
         for extra in range(max(0, 3 - natural), min(4 - natural, limit, jokers) + 1):
+            if extra and natural + extra != 3:
+                continue  # a joker as a fourth card could leave: not canonical
             tail = split_sets(rest, jokers - extra, limit)
             if tail is not None:
                 return ((mask, extra), *tail)
@@ -51,14 +57,40 @@ def set_jokers(counts: tuple[int, ...], budget: int, limit: int) -> tuple[int, .
 
 
 def _joker_sets(jokers: int, limit: int) -> tuple[SetShape, ...] | None:
-    """Sets of jokers alone (a joker set names distinct suits of one rank)."""
+    """Sets of jokers alone, three a set (a joker set names distinct suits of one rank)."""
     if jokers == 0:
         return ()
-    if limit < 3 or jokers < 3 or jokers > 4 * (jokers // 3):
+    if limit < 3 or jokers % 3:
         return None
-    sizes = [3] * (jokers // 3)
-    for k in range(jokers - 3 * len(sizes)):
-        sizes[k] += 1
-    if max(sizes) > min(4, limit):
-        return None
-    return tuple((0, n) for n in sizes)
+    return tuple((0, 3) for _ in range(jokers // 3))
+
+
+def set_room(counts: tuple[int, ...], jokers: int, limit: int) -> int:
+    """How many of the rank's sets can take one more card (a joker): the sets of three,
+    except where a group holds one joker at most and the set has one."""
+    shapes = split_sets(counts, jokers, limit) or ()
+    return sum(
+        1 for mask, extra in shapes if mask.bit_count() + extra == 3 and not (limit == 1 and extra)
+    )
+
+
+@cache
+def set_vectors(
+    avail: tuple[int, ...], budget: int, limit: int
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every (copies per suit, jokers) that splits exactly into sets, with at most
+    `avail[s]` copies of suit s and `budget` jokers: the rank's possible sets, chosen
+    before its runs (the empty choice first)."""
+    out: list[tuple[tuple[int, ...], int]] = []
+    ranges = [range(n + 1) for n in avail]
+
+    def walk(s: int, picked: tuple[int, ...]) -> None:
+        if s == len(avail):
+            for j in set_jokers(tuple(sorted(picked)), budget, limit):
+                out.append((picked, j))
+            return
+        for n in ranges[s]:
+            walk(s + 1, (*picked, n))
+
+    walk(0, ())
+    return tuple(out)

@@ -167,37 +167,32 @@ def _as_run(
     need = max(3, len(core) + len(wild))
     first, last = _first(pos), _last(pos)
     lo, hi = (min(core), max(core)) if core else (last, first)
-    best: tuple[int, tuple[Card, ...], dict[Card, str]] | None = None
+    found: list[tuple[int, int, tuple[Card, ...], dict[Card, str]]] = []
     for a in range(first, last + 1):
         for b in range(a + need - 1, min(last, a + 12) + 1):
             if (a == 1 and b == 14) or a > lo or b < hi:
                 continue
             gaps = [p for p in range(a, b + 1) if p not in core]
-            if len(gaps) < len(wild):
-                continue
             bare = [p for p in gaps if p not in by_place]
-            if len(bare) > len(wild) + min(room, len(jokers)):
+            if len(gaps) < len(wild) or len(bare) > len(wild) + min(room, len(jokers)):
                 continue
             # The group's own jokers take the places no hand card can fill first.
             order = bare + [p for p in gaps if p in by_place]
-            names: dict[Card, str] = {}
-            for j, p in zip(wild, order, strict=False):
-                names[j] = face_name(_face_at(suit, p))
-            left = order[len(wild) :]
+            names = {j: face_name(_face_at(suit, p)) for j, p in zip(wild, order, strict=False)}
             extra: list[Card] = []
             spare = list(jokers)
-            for p in left:
+            for p in order[len(wild) :]:
                 if p in by_place:
                     extra.append(by_place[p])
                 else:
                     j = spare.pop(0)
                     names[j] = face_name(_face_at(suit, p))
                     extra.append(j)
-            if best is None or len(extra) < best[0]:
-                best = (len(extra), tuple(extra), names)
+            used_jokers = sum(1 for c in extra if _is_joker(c))
+            found.append((len(extra), used_jokers, tuple(extra), names))
             break  # a longer span from the same start only needs more cards
-    if best is not None:
-        yield best[1], best[2]
+    for _, _, extra_cards, names in sorted(found, key=lambda f: (f[0], f[1])):
+        yield extra_cards, names
 
 
 def _placings(pos: Position, faces: list[int]) -> list[set[int]]:
