@@ -133,7 +133,7 @@ async def test_the_browser_deals_every_variant_and_seat_count_as_the_engine_does
 # --- a whole record --------------------------------------------------------------------------
 
 
-def _played(variant: str, seats: int, seed: int) -> dict[str, Any]:
+def played_record(variant: str, seats: int, seed: int) -> dict[str, Any]:
     """A game played to its end by random legal players (engine/rummy/autoplay.py), seat 1
     sending a client seed each round, written as its deal record (docs/deal-format.md 10.2)."""
     state = initial(options_from(variant, seats=seats))
@@ -182,7 +182,7 @@ def _checks(browser_round: dict[str, Any]) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def carousel() -> dict[str, Any]:
-    record = _played("carousel", 2, 1)
+    record = played_record("carousel", 2, 1)
     assert len(record["rounds"]) >= 3
     assert _server(record).passed
     return record
@@ -267,7 +267,7 @@ async def test_a_changed_first_player_fails_the_first_player_check(
 
 async def test_a_changed_tahiti_singleton_fails_the_deal(js: Runtime) -> None:
     """RM-TAH-2: the 4 face-up singletons are the 4 cards after the hands."""
-    record = _played("tahiti", 3, 2)
+    record = played_record("tahiti", 3, 2)
     assert _server(record).passed
     assert (await js.call(REDERIVE_JS, record))["passed"] is True
     singles = _dealt(record, 1)["singletons"]

@@ -166,6 +166,64 @@
       "الحدث {event}: الأوراق المأخوذة من الأرض ليست أعلى الأرض كما يبنيها السجلّ.",
     b_reshuffles_no_deal: "لم تُوزَّع الأوراق في السجلّ.",
     b_reshuffles_no_events: "السجلّ بلا أحداث مسجّلة للمقارنة.",
+    // a rummy record, round by round (the browser re-derives the deal; the server checks the play)
+    round_heading: "الجولة {n}",
+    rummy_summary_pass: "✓ تمّ التحقق: كل جولة وُزّعت من سرّها، ووجد الخادم كل حركة قانونية.",
+    rummy_agree_yes: "أعاد متصفحك بنفسه توزيع كل جولة من سرّها وبذور اللاعبين، ونتيجته توافق حكم الخادم.",
+    rummy_agree_play:
+      "متصفحك أكّد الالتزام والتوزيع في كل جولة؛ أما ما فشل عند الخادم ({list}) فيخصّ اللعب نفسه، " +
+      "والمتصفح لا يعيد فحصه.",
+    rummy_scope:
+      "يعيد متصفحك بناء توزيع كل جولة من سرّها المكشوف وبذور اللاعبين: الالتزام، والخلط، واللاعب " +
+      "الأول، وكل يد موزّعة. أما لعب الجولة (قانونية كل حركة) فيفحصه الخادم، وحكمه معروض بجانبه.",
+    earlier_rounds_show: "الجولات السابقة من هذه الطاولة ({count})، {state}",
+    earlier_rounds_hide: "إخفاء الجولات السابقة",
+    h_server_round: "حكم الخادم على الجولة (التوزيع واللعب)",
+    h_rebuilt_round: "توزيع الجولة كما أعاد متصفحك بناءه",
+    rc_round: "الجولة كلها",
+    rc_options: "خيارات الطاولة",
+    rc_secret: "السرّ",
+    rc_commitment: "الالتزام",
+    rc_commands: "الأوامر",
+    rc_events: "الأحداث",
+    rs_pass:
+      "كل أمر قانوني، والقواعد تعطي من السرّ بالضبط الأحداث المسجّلة: التوزيع وكل سحب وكل طاولة وكل نتيجة.",
+    rs_fail: "فشل فحص «{check}»: هنا يخالف السجلُّ ما يعطيه السرّ والقواعد.",
+    rs_unchecked: "لم يُفحص: توقّف الخادم عند جولة سابقة فشلت (كل جولة مبنية على ما قبلها).",
+    bc_first: "اللاعب الأول",
+    f_variant: "النوع",
+    f_first: "يلعب أولاً",
+    first_tag: "يلعب أولاً",
+    singletons_title: "الأوراق المكشوفة المنفردة ({count})",
+    no_round_hands: "لا يمكن إعادة بناء الأيدي بلا سرّ صالح ولاعب أول.",
+    r_commitment_match: "‏SHA-256 للسرّ المكشوف يساوي الالتزام المنشور قبل الجولة.",
+    r_commitment_mismatch:
+      "‏SHA-256 للسرّ المكشوف هو {digest}، لكن الالتزام المنشور قبل الجولة كان {recorded}.",
+    r_commitment_revealed_differs:
+      "السرّ في السجلّ ({secret}) يختلف عن السرّ المكشوف في الأحداث ({revealed}).",
+    r_commitment_no_commitment: "لا التزام مسجّلاً لهذه الجولة؛ ‏SHA-256 للسرّ هو {digest}.",
+    r_commitment_bad_secret: "السرّ ليس 64 محرفاً ست عشرياً.",
+    r_seeds_match: "‏E (المعروض أعلاه) محسوب من البذور التي أرسلها اللاعبون، بترتيب المقاعد.",
+    r_seeds_bad_seed: "بذرة {seat} ليست من 0 إلى 64 محرفاً مطبوعاً.",
+    r_seeds_listed_differs: "بذرة {seat} في قائمة السجلّ تختلف عن البذرة التي أرسلها.",
+    r_first_draw: "السحب العادل من السرّ يختار {first} ليلعب أولاً، كما في السجلّ.",
+    r_first_draw_mismatch: "السحب العادل من السرّ يختار {first} ليلعب أولاً، والسجلّ يقول {recorded}.",
+    r_first_next: "يلعب {first} أولاً: المقعد التالي لـ{previous} الذي لعب أولاً في الجولة السابقة، كما في السجلّ.",
+    r_first_next_mismatch: "المقعد التالي لـ{previous} هو {first}، والسجلّ يقول {recorded}.",
+    r_first_numbering: "الجولة في هذا الموضع من السجلّ رقمها {recorded}، والمتوقع {expected}.",
+    r_first_no_deck: "لا يمكن السحب بلا سرّ صالح وبذور صالحة.",
+    r_first_no_previous: "لا يُعرف اللاعب الأول للجولة السابقة، فلا يُفحص هذا.",
+    r_first_no_deal: "لم تُوزَّع الأوراق في السجلّ.",
+    r_deal_match:
+      "أعاد متصفحك الخلط والتوزيع (من الأعلى، بدءاً باللاعب الأول): كل يد والرزمة ({stock} ورقة) تطابق السجلّ.",
+    r_deal_match_singletons:
+      "أعاد متصفحك الخلط والتوزيع (من الأعلى، بدءاً باللاعب الأول): كل يد والأوراق المنفردة المكشوفة ({singletons}) والرزمة ({stock} ورقة) تطابق السجلّ.",
+    r_deal_hand_mismatch: "يد {seat}، الورقة {index}: السرّ يعطي {expected}، والسجلّ فيه {recorded}.",
+    r_deal_singleton_mismatch: "الورقة المنفردة {index}: السرّ يعطي {expected}، والسجلّ فيه {recorded}.",
+    r_deal_stock_mismatch: "الرزمة، الورقة {index}: السرّ يعطي {expected}، والسجلّ فيه {recorded}.",
+    r_deal_seat_count: "في السجلّ {recorded} يد، والمتوقع {expected}.",
+    r_deal_no_deal: "لم تُوزَّع الأوراق في السجلّ.",
+    r_deal_no_deck: "لا يمكن إعادة بناء الأيدي بلا سرّ صالح ولاعب أول.",
     nothing: "لا شيء",
   };
 
@@ -327,6 +385,66 @@
     b_reshuffles_ground_mismatch: "Event {event}: the cards taken from the ground are not the top of the ground the log builds.",
     b_reshuffles_no_deal: "The record has no dealt cards.",
     b_reshuffles_no_events: "The record has no recorded events to compare.",
+    // a rummy record, round by round (the browser re-derives the deal; the server checks the play)
+    round_heading: "Round {n}",
+    rummy_summary_pass: "✓ Verified: every round was dealt from its secret, and the server found every move legal.",
+    rummy_agree_yes:
+      "Your browser dealt every round again by itself, from its secret and the seats' seeds, and agrees with the server's verdict.",
+    rummy_agree_play:
+      "Your browser confirms each round's commitment and deal; what failed on the server ({list}) " +
+      "concerns the play itself, which the browser does not re-check.",
+    rummy_scope:
+      "Your browser re-derives each round's deal from its revealed secret and the seats' seeds: the " +
+      "commitment, the shuffle, the first player and every dealt hand. The play of the round (whether " +
+      "every move was legal) is checked by the server, whose verdict is shown beside it.",
+    earlier_rounds_show: "Earlier rounds of this table ({count}): {state}",
+    earlier_rounds_hide: "Hide the earlier rounds",
+    h_server_round: "The server's verdict on the round (deal and play)",
+    h_rebuilt_round: "The round's deal as your browser rebuilt it",
+    rc_round: "The whole round",
+    rc_options: "Table options",
+    rc_secret: "Secret",
+    rc_commitment: "Commitment",
+    rc_commands: "Commands",
+    rc_events: "Events",
+    rs_pass:
+      "Every command is legal, and the rules derive exactly the recorded events from the secret: the deal, every draw, every table and every score.",
+    rs_fail: "The \u201c{check}\u201d check failed: here the record differs from what the secret and the rules give.",
+    rs_unchecked: "Not checked: the server stopped at an earlier round that failed (each round depends on the ones before it).",
+    bc_first: "First player",
+    f_variant: "Variant",
+    f_first: "Plays first",
+    first_tag: "plays first",
+    singletons_title: "Face-up singletons ({count})",
+    no_round_hands: "The hands cannot be rebuilt without a valid secret and a first player.",
+    r_commitment_match: "SHA-256 of the revealed secret equals the commitment published before the round.",
+    r_commitment_mismatch:
+      "SHA-256 of the revealed secret is {digest}, but the commitment published before the round was {recorded}.",
+    r_commitment_revealed_differs:
+      "The record's secret ({secret}) differs from the secret revealed in the events ({revealed}).",
+    r_commitment_no_commitment: "No commitment is recorded for this round; SHA-256 of the secret is {digest}.",
+    r_commitment_bad_secret: "The secret is not 64 hex characters.",
+    r_seeds_match: "E (shown above) is computed from the seeds the seats sent, in seat order.",
+    r_seeds_bad_seed: "The client seed of {seat} is not 0 to 64 printable characters.",
+    r_seeds_listed_differs: "The record lists another client seed for {seat} than the one it sent.",
+    r_first_draw: "The fair draw from the secret picks {first} to play first, as recorded.",
+    r_first_draw_mismatch: "The fair draw from the secret picks {first} to play first, the record says {recorded}.",
+    r_first_next: "{first} plays first: one seat on from {previous}, who played first in the round before, as recorded.",
+    r_first_next_mismatch: "One seat on from {previous} is {first}, the record says {recorded}.",
+    r_first_numbering: "The round at this place in the record is numbered {recorded}, expected {expected}.",
+    r_first_no_deck: "Nothing can be drawn without a valid secret and valid seeds.",
+    r_first_no_previous: "The first player of the round before is not known, so this is not checked.",
+    r_first_no_deal: "The record has no dealt cards.",
+    r_deal_match:
+      "Your browser shuffled and dealt again (from the top, the first player first): every hand and the stock ({stock} cards) equal the record.",
+    r_deal_match_singletons:
+      "Your browser shuffled and dealt again (from the top, the first player first): every hand, the {singletons} face-up singletons and the stock ({stock} cards) equal the record.",
+    r_deal_hand_mismatch: "{seat}'s hand, card {index}: the secret gives {expected}, the record has {recorded}.",
+    r_deal_singleton_mismatch: "Singleton {index}: the secret gives {expected}, the record has {recorded}.",
+    r_deal_stock_mismatch: "The stock, card {index}: the secret gives {expected}, the record has {recorded}.",
+    r_deal_seat_count: "The record has {recorded} hands, expected {expected}.",
+    r_deal_no_deal: "The record has no dealt cards.",
+    r_deal_no_deck: "The hands cannot be rebuilt without a valid secret and a first player.",
     nothing: "nothing",
   };
 

@@ -12,6 +12,10 @@
  * never broken across lines (verify.css). A deal id asks for one deal: its record holds every
  * deal of the table up to it, and the earlier ones are shown behind a link. A refusal is said
  * in the page's language; the server's (English) words are only a folded detail in Arabic.
+ *
+ * A rummy record (docs/deal-format.md 10.2) is shown round by round: the browser re-derives
+ * each round's deal (fair.js `rederiveRummy`), and the page says that the play of the round
+ * is checked by the server's verdict shown beside it.
  */
 (function () {
   "use strict";
@@ -166,7 +170,7 @@
     let browser = null;
     let browserError = null;
     try {
-      browser = await Fair.rederive(record);
+      browser = isRummy(record) ? await Fair.rederiveRummy(record) : await Fair.rederive(record);
     } catch (err) {
       browserError = err && err.message ? err.message : String(err);
     }
@@ -286,6 +290,10 @@
       result.replaceChildren();
       return;
     }
+    if (isRummy(view.record)) {
+      renderRummy(view, status, result);
+      return;
+    }
     const cmp = compare(view.verdict, view.browser);
     const passed =
       !!view.verdict &&
@@ -341,11 +349,16 @@
       const sv = view.verdict ? (view.verdict.deals || []).find((d) => d.deal === i + 1) : null;
       deals.push(renderDeal(record, i, bd, sv, cmp.perDeal[i] || { disagree: [] }, !!view.verdict));
     }
+    namedLast(result, deals, view, "earlier");
+  }
+
+  /** A deal id names the last unit of its record: it alone, the earlier ones behind a
+   *  link (`keys`: "earlier" for Banakil's deals, "earlier_rounds" for rummy's rounds). */
+  function namedLast(result, deals, view, keys) {
     if (!view.dealId || deals.length < 2) {
       result.replaceChildren(...deals);
       return;
     }
-    // A deal id names the last deal of its record: it alone, the earlier ones behind a link.
     const named = deals.pop();
     const failed = deals.filter((a) => a.dataset.verdict !== "pass").length;
     const earlier = el("div", { id: "earlier", class: "earlier" }, ...deals);
@@ -359,8 +372,8 @@
     });
     const label = () =>
       view.earlierOpen
-        ? [document.createTextNode(t("earlier_hide"))]
-        : tn("earlier_show", {
+        ? [document.createTextNode(t(keys + "_hide"))]
+        : tn(keys + "_show", {
             count: deals.length,
             state: failed ? t("earlier_some_fail", { failed: failed }) : t("earlier_all_pass"),
           });
@@ -594,6 +607,206 @@
           cardList(r.stock, mark({ reshuffle: r.number })))
       );
     }
+    return section;
+  }
+
+  // --- a rummy record: its rounds (docs/deal-format.md 10.2) ----------------------------------
+  //
+  // The browser re-derives each round's deal (fair.js `rederiveRummy`); the play of the round,
+  // every move's legality, is the server's check alone, and the page says so.
+
+  const RUMMY_DEAL = ["commitment", "seeds", "first", "deal"];
+
+  function isRummy(record) {
+    return !!record && typeof record === "object" && record.game === "rummy";
+  }
+
+  function roundVerdict(verdict, number) {
+    const rounds = verdict && Array.isArray(verdict.rounds) ? verdict.rounds : [];
+    return rounds.find((r) => r.number === number) || null;
+  }
+
+  /** The server failed this round on its deal: the secret, the commitment, or the dealt
+   *  cards (the first differing event is the RoundDealt). */
+  function dealAtFault(sv) {
+    if (sv.passed) return false;
+    if (sv.check === "secret" || sv.check === "commitment") return true;
+    return sv.check === "events" && /\(RoundDealt\)/.test(sv.detail || "");
+  }
+
+  /** Where the browser and the server disagree on a round's deal, and which failures of the
+   *  server concern the play (which the browser does not re-check). */
+  function compareRummy(verdict, browser) {
+    const out = { disagree: [], play: [], perRound: [] };
+    if (!verdict || !browser) return out;
+    const many = browser.rounds.length > 1;
+    for (const br of browser.rounds) {
+      const sv = roundVerdict(verdict, br.round);
+      const mine = { disagree: false };
+      out.perRound.push(mine);
+      if (!sv) continue;
+      const dealt = groupStatus(br, RUMMY_DEAL);
+      const where = many ? " (" + t("round_heading", { n: br.round }) + ")" : "";
+      if (sv.passed ? dealt === "fail" : dealAtFault(sv) && dealt === "pass") {
+        out.disagree.push(t("bc_deal") + where);
+        mine.disagree = true;
+      } else if (!sv.passed && !dealAtFault(sv) && dealt !== "fail") {
+        out.play.push(t("rc_" + (sv.check || "events")) + where);
+      }
+    }
+    if (verdict.passed && !browser.passed && out.disagree.length === 0) {
+      out.disagree.push(t("h_browser"));
+    }
+    return out;
+  }
+
+  function renderRummy(view, status, result) {
+    const cmp = compareRummy(view.verdict, view.browser);
+    const passed =
+      !!view.verdict &&
+      view.verdict.passed === true &&
+      !!view.browser &&
+      view.browser.passed &&
+      !view.browserError &&
+      cmp.disagree.length === 0;
+    const banners = [
+      el("div", { class: "banner " + (passed ? "pass" : "fail"), id: "summary", "data-verdict": passed ? "pass" : "fail" },
+        t(passed ? "rummy_summary_pass" : "summary_fail")),
+    ];
+    if (view.serverError) banners.push(refusalBanner(view.serverError));
+    const list = (items) => items.join(page.lang === "ar" ? "، " : ", ");
+    let agree;
+    if (view.browserError) {
+      agree = el("div", { class: "banner warn", "data-agree": "browser-error" },
+        ...tn("agree_browser_error", { message: view.browserError }));
+    } else if (!view.verdict) {
+      agree = el("div", { class: "banner note", "data-agree": "server-missing" }, t("server_missing"));
+    } else if (cmp.disagree.length) {
+      agree = el("div", { class: "banner fail", "data-agree": "no" }, t("agree_no", { list: list(cmp.disagree) }));
+    } else if (!view.verdict.passed && view.browser.passed && cmp.play.length) {
+      agree = el("div", { class: "banner note", "data-agree": "play" }, t("rummy_agree_play", { list: list(cmp.play) }));
+    } else {
+      agree = el("div", { class: "banner note", "data-agree": "yes" }, t("rummy_agree_yes"));
+    }
+    agree.id = "agreement";
+    banners.push(agree, el("p", { class: "banner note", id: "scope", text: t("rummy_scope") }));
+    status.replaceChildren(...banners);
+
+    const record = view.record;
+    const rounds = (view.browser ? view.browser.rounds : []).map((br, i) =>
+      renderRound(record, br, roundVerdict(view.verdict, br.round), cmp.perRound[i], !!view.verdict)
+    );
+    namedLast(result, rounds, view, "earlier_rounds");
+  }
+
+  function seatLabel(record, s) {
+    const name = (record.seats || [])[s - 1];
+    return name ? t("seat_name", { seat: s, name: name }) : t("seat", { seat: s });
+  }
+
+  function renderRound(record, br, sv, cmpRound, haveVerdict) {
+    const browserOk = !br.checks.some((c) => c.status === "fail");
+    const ok = !!sv && sv.passed && browserOk && !(cmpRound && cmpRound.disagree);
+    const article = el("article", {
+      class: "deal round " + (ok ? "pass" : "fail"),
+      "data-round": br.round,
+      "data-verdict": ok ? "pass" : "fail",
+    });
+    article.append(
+      el("h2", {}, t("round_heading", { n: br.round }), el("span", { class: "tag", text: t(ok ? "deal_pass" : "deal_fail") }))
+    );
+    article.append(renderRoundFacts(record, br));
+    const serverCol = el("section", { class: "server" }, el("h3", { text: t("h_server_round") }));
+    const ol = el("ol", { class: "checks server-checks" });
+    if (sv) {
+      const name = sv.passed ? "round" : sv.check || "events";
+      const sentence = sv.passed ? t("rs_pass") : t("rs_fail", { check: t("rc_" + name) });
+      ol.append(renderCheck("server", name, sv.passed ? "pass" : "fail", t("rc_" + name), sentence, sv.detail || null));
+    } else if (haveVerdict) {
+      ol.append(renderCheck("server", "round", "unchecked", t("rc_round"), t("rs_unchecked"), null));
+    }
+    serverCol.append(haveVerdict ? ol : el("p", { class: "banner note", text: t("server_missing") }));
+    const browserCol = el("section", { class: "browser" }, el("h3", { text: t("h_browser") }));
+    const checks = el("ol", { class: "checks browser-checks" });
+    for (const c of br.checks) {
+      const key = "r_" + c.name + "_" + c.code + (c.code === "match" && c.params.singletons ? "_singletons" : "");
+      checks.append(renderCheck("browser", c.name, c.status, t("bc_" + c.name), tn(key, roundParams(record, c)), null));
+    }
+    browserCol.append(checks);
+    article.append(el("div", { class: "columns" }, serverCol, browserCol));
+    article.append(renderRoundDeal(record, br));
+    return article;
+  }
+
+  function renderRoundFacts(record, br) {
+    const dl = el("dl", { class: "facts" });
+    const row = (key, value, attrs) => dl.append(el("dt", { text: t(key) }), el("dd", attrs || {}, value));
+    row("f_variant", el("bdi", { dir: "ltr", text: br.variant }), { "data-field": "variant" });
+    row("f_commitment", hex(br.commitmentRecorded), { "data-field": "commitment" });
+    const computed = br.commitmentComputed;
+    const same = !!computed && computed === br.commitmentRecorded;
+    row("f_computed", el("span", {}, hex(computed), " ", el("span", { text: computed ? (same ? "✓" : "✗") : "" })),
+      { "data-field": "computed", class: computed ? (same ? "same" : "differs") : "" });
+    row("f_secret", hex(br.secret), { "data-field": "secret" });
+    const seeds = el("ul", { class: "seeds", "data-field": "seeds" });
+    (br.seeds || []).forEach((seed, i) => {
+      seeds.append(
+        el("li", { "data-seat": i + 1 }, seatLabel(record, i + 1) + ": ",
+          seed ? el("code", { class: "mono", dir: "ltr", text: JSON.stringify(seed) }) : el("span", { text: t("f_seed_none") }))
+      );
+    });
+    row("f_seeds", seeds);
+    row("f_entropy", hex(br.entropy), { "data-field": "entropy" });
+    if (br.first) row("f_first", seatLabel(record, br.first), { "data-field": "first" });
+    return dl;
+  }
+
+  /** Check parameters for a sentence: a differing card by its identity, a seat by its name. */
+  function roundParams(record, c) {
+    const p = Object.assign({}, c.params);
+    if (["hand_mismatch", "singleton_mismatch", "stock_mismatch"].includes(c.code)) {
+      for (const key of ["expected", "recorded"]) p[key] = typeof p[key] === "string" ? p[key] : t("nothing");
+    }
+    for (const key of ["seat", "first", "previous"]) {
+      if (Number.isInteger(p[key])) p[key] = seatLabel(record, p[key]);
+    }
+    if (c.code.endsWith("_mismatch") && Number.isInteger(p.recorded)) p.recorded = seatLabel(record, p.recorded);
+    return p;
+  }
+
+  function renderRoundDeal(record, br) {
+    const section = el("section", { class: "rebuilt" }, el("h3", { text: t("h_rebuilt_round") }));
+    if (!br.hands) {
+      section.append(el("p", { text: t("no_round_hands") }));
+      return section;
+    }
+    const failing = br.checks.find((c) => c.name === "deal" && c.status === "fail");
+    const mark = (code, seat) => {
+      // the first difference, marked on the card the browser derived
+      if (!failing || failing.code !== code || (seat && failing.params.seat !== seat)) return null;
+      const p = failing.params;
+      return { [p.index]: t("recorded_card", { card: typeof p.recorded === "string" ? p.recorded : t("nothing") }) };
+    };
+    const hands = el("div", { class: "hands" });
+    br.hands.forEach((hand, i) => {
+      const h4 = el("h4", {}, t("hand_title", { seat: seatLabel(record, i + 1), count: hand.length }));
+      if (br.first === i + 1) h4.append(el("span", { class: "starter", text: t("first_tag") }));
+      hands.append(el("div", { class: "hand", "data-seat": i + 1 }, h4, cardList(hand, mark("hand_mismatch", i + 1))));
+    });
+    section.append(hands);
+    if (br.singletons.length) {
+      section.append(
+        el("div", { class: "pile", "data-field": "singletons" },
+          el("h4", { text: t("singletons_title", { count: br.singletons.length }) }),
+          cardList(br.singletons, mark("singleton_mismatch")))
+      );
+    }
+    const stockMarks = mark("stock_mismatch");
+    const stock = el("details", { class: "pile", "data-field": "stock", "data-count": br.stock.length },
+      el("summary", { text: t("stock_title", { count: br.stock.length }) }),
+      cardList(br.stock, stockMarks));
+    stock.open = !!stockMarks;
+    section.append(stock);
     return section;
   }
 
