@@ -135,7 +135,7 @@ def test_a_vatican_first_play_with_a_joker_beyond_the_three_is_accepted() -> Non
 
 @pytest.mark.parametrize(
     ("added", "said"),
-    [("7H", "7H#1"), ("", "nothing")],
+    [("7H", "7H#1"), ("7H 8H", "7H#1, 8H#1"), ("", "nothing")],
 )
 def test_a_play_must_list_exactly_the_hand_cards_it_adds(added: str, said: str) -> None:
     """RM-MOVE-5: the command's `added` must be the cards the table gains from the hand;
