@@ -38,9 +38,22 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rummy.search_hot import COUNT_SHIFT, close, final_ok, marked_splits, payload
+from engine.rummy.search_mirror import mirror, unmirror
 from engine.rummy.search_place import Placer, Pre
 from engine.rummy.search_rebuild import Step, rebuild
-from engine.rummy.search_runs import CAND, EJ, JOK, LEN, LOW, S2, S3, STREAK, Option, options
+from engine.rummy.search_runs import (
+    CAND,
+    EJ,
+    FROZEN,
+    JOK,
+    LEN,
+    LOW,
+    S2,
+    S3,
+    STREAK,
+    Option,
+    options,
+)
 from engine.rummy.search_sets import set_jokers, set_room, set_vectors
 from engine.rummy.search_types import HAND_CLS, JOKER_INDEX, Objective, Problem, Solution, face_of
 
@@ -70,12 +83,50 @@ Layer = dict[State, tuple[int, Any]]
 _NO_VALUE = -(10**6)
 _NO_HOPE = 10**6  # no hand card left: the earliest index lies beyond every value
 _ZERO4 = (0, 0, 0, 0)
+_PRUNE_FROM = 64  # layers smaller than this are not worth comparing
+# A token that may stop at once and carries nothing else: 3+ cards, no joker to follow, not
+# the opening candidate, not frozen, no Tahiti joker, no place-2/3 mark, nothing tracked.
+_STRIP_MASK = LEN | EJ | CAND | FROZEN | JOK | S2 | S3 | ~((1 << COUNT_SHIFT) - 1)
 
 
 def solve(problem: Problem, objective: Objective, bound: int | None = None) -> Solution | None:
     """The best split by `objective` that uses at least one hand card and whose value beats
-    `bound` (when given), or None."""
+    `bound` (when given), or None.
+
+    For the hint, only hand cards earlier than the bound can beat it, and states that have
+    passed them all without using one are dropped: the places are taken in the direction
+    (A up to K, or K down to A on the mirrored problem) that passes them soonest."""
+    if objective == "first" and bound is not None:
+        places = _places_beating(problem, bound)
+        if places is None:
+            return None
+        if places and max(places) > 15 - min(places):
+            sol = _Search(mirror(problem), objective, bound).run()
+            return None if sol is None else Solution(sol.value, unmirror(sol.groups))
     return _Search(problem, objective, bound).run()
+
+
+def _places_beating(problem: Problem, bound: int) -> list[int] | None:
+    """Places of the hand cards that could beat the hint's bound ([] : a hand joker could,
+    so no direction helps), or None if none can."""
+    if problem.wild_hand and bound < -JOKER_INDEX:
+        return []
+    faces = {f for f in range(52) if problem.hand[f]}
+    faces |= {h.face for h in problem.hot if h.cls == HAND_CLS and h.face >= 0}
+    order = problem.order or tuple(range(52))
+    places = []
+    for f in faces:
+        if -order[f] > bound:
+            rank = f % 13 + 1
+            if rank != 1:
+                places.append(rank)
+            elif problem.ace == "high":
+                places.append(14)
+            elif problem.ace == "low":
+                places.append(1)
+            else:
+                return []  # an ace may stand at either end
+    return places or None
 
 
 class _Search:
@@ -83,7 +134,13 @@ class _Search:
         self.p = problem
         self.first = objective == "first"
         self.bound = bound
-        self.budget = problem.wild_must + problem.wild_hand + problem.wild_spare
+        self.order = problem.order or tuple(range(52))
+        self.budget = (
+            problem.wild_must + problem.wild_first + problem.wild_hand + problem.wild_spare
+        )
+        # With no joker that must be placed, a joker never stands where a spare or hand
+        # copy of the same face is left over (swapping them is never worse): search_runs.
+        self.lazy = not problem.wild_must
         self.hot_wild = [k for k, h in enumerate(problem.hot) if h.face < 0]
         self.limit = problem.joker_limit if self.budget or self.hot_wild else 0
         ace = problem.ace
@@ -190,7 +247,7 @@ class _Search:
                     n = p.hand[face] + sum(1 for k in tracked if p.hot[k].cls == HAND_CLS)
                     later += n
                     if n:
-                        earliest = min(earliest, face)
+                        earliest = min(earliest, self.order[face])
                 out[place, suit] = (later, earliest)
         return out
 
@@ -208,6 +265,8 @@ class _Search:
                 trail.append(("set", place, -1, layer))
             for suit in range(4):
                 layer = self._suit_step(layer, place, suit, hopes[place, suit], quota)
+                if len(layer) > _PRUNE_FROM:
+                    layer = self._prune(layer, place)
                 trail.append(("suit", place, suit, layer))
             if not quota:
                 layer = self._rank_step(layer)
@@ -216,6 +275,8 @@ class _Search:
         if best is None:
             return None
         value, key, absorb = best
+        if self.first:
+            value = -_index(value)
         return Solution(value, rebuild(self.p, self.limit, trail, key, absorb))
 
     # ---- a rank's sets, chosen first ---------------------------------------------------------
@@ -262,12 +323,13 @@ class _Search:
         counts = None if high_aces else (p.must[face], p.spare[face], p.hand[face])
         rooms = None if self.budget or self.hot_wild else self._room(place, suit, 0)
         first, bound = self.first, self.bound
+        rank = self.order[face]  # the face's place in hand order
         begin = self._begin(place, suit)
         low, top, sets, limit = place == 1, place == 14, not low_aces, self.limit
         out: Layer = {}
         for key, (value, _) in layer.items():
             if bound is not None and (
-                max(value, -hope[1]) <= bound if first else value + hope[0] <= bound
+                min(_index(value), hope[1]) >= -bound if first else value + hope[0] <= bound
             ):
                 continue
             toks = key[0][suit]
@@ -295,13 +357,14 @@ class _Search:
                     limit,
                     key[5],
                     begin,
+                    self.lazy,
                 )
                 for opt in by_q.get(want, ()):
                     nkey = self._next(key, place, suit, quota, opt)
                     if nkey is None:
                         continue
                     used = opt[3]
-                    nv = (-face if used and value < -face else value) if first else value + used
+                    nv = _gain(value, rank, used) if first else value + used
                     _keep(out, nkey, nv, (key, ((), toks, opt)))
                 continue
             left = self._jokers_left(key)
@@ -327,6 +390,7 @@ class _Search:
                     limit,
                     opening,
                     begin,
+                    self.lazy,
                 )
                 log = tuple(pre.log)
                 for opt in by_q.get(want, ()):
@@ -334,7 +398,7 @@ class _Search:
                     if nkey is None:
                         continue
                     used = opt[3] + pre.gain
-                    nv = (-face if used and value < -face else value) if first else value + used
+                    nv = _gain(value, rank, used) if first else value + used
                     _keep(out, nkey, nv, (key, (log, rest, opt)))
         return out
 
@@ -386,6 +450,57 @@ class _Search:
             key[9] if pre is None else pre.kmask,
             room,
         )
+
+    def _prune(self, layer: Layer, place: int) -> Layer:
+        """Drop states another state dominates: the same but for more open runs that may
+        stop now (3 cards or more, no joker to follow, nothing tracked), as good a value,
+        and as much room for jokers once those runs stop. Whatever the dominated state can
+        still do, the other can too, stopping its extra runs at once."""
+        groups: dict[tuple[Any, ...], list[tuple[tuple[tuple[int, ...], ...], int, int, State]]]
+        groups = {}
+        for key, (value, _) in layer.items():
+            base = []
+            extra = []
+            for toks in key[0]:
+                free = tuple(t for t in toks if t & _STRIP_MASK == 3)
+                base.append(tuple(t for t in toks if t & _STRIP_MASK != 3) if free else toks)
+                extra.append(free)
+            groups.setdefault((tuple(base), *key[1:10]), []).append(
+                (tuple(extra), value, key[10], key)
+            )
+        out = dict(layer)
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            members.sort(key=lambda m: (-sum(map(len, m[0])), -m[1]))
+            kept: list[tuple[tuple[tuple[int, ...], ...], int, int, State]] = []
+            for member in members:
+                if any(self._dominates(k, member, place) for k in kept):
+                    del out[member[3]]
+                else:
+                    kept.append(member)
+        return out
+
+    def _dominates(
+        self,
+        a: tuple[tuple[tuple[int, ...], ...], int, int, State],
+        b: tuple[tuple[tuple[int, ...], ...], int, int, State],
+        place: int,
+    ) -> bool:
+        if a[1] < b[1]:
+            return False
+        room = a[2]
+        for mine, theirs in zip(a[0], b[0], strict=True):
+            if len(mine) < len(theirs):
+                return False
+            rest = list(mine)
+            for tok in theirs:
+                if tok not in rest:
+                    return False
+                rest.remove(tok)
+            for tok in rest:  # the room it leaves if it stops at once
+                room = self._roomier(room, self._run_room(tok, place))
+        return room >= b[2]
 
     # ---- a rank's sets, checked after its suits (tracked cards among them) ---------------
 
@@ -479,17 +594,40 @@ class _Search:
             laid = key[3] + absorb
             if laid < p.wild_must or p.wild_must > laid - key[6] or key[6] > p.wild_hand:
                 continue
-            hand_jokers = min(p.wild_hand, laid - p.wild_must)
+            hand_jokers = min(p.wild_hand, max(0, laid - p.wild_must - p.wild_first))
+            if hand_jokers < key[6]:
+                continue
             v = value
             if hand_jokers:
-                v = max(v, -JOKER_INDEX) if self.first else v + hand_jokers
-            if v <= (_NO_VALUE if self.first else 0) or (
-                self.bound is not None and v <= self.bound
+                v = _gain(v, JOKER_INDEX, hand_jokers) if self.first else v + hand_jokers
+            worth = -_index(v) if self.first else v
+            if worth <= (-_NO_HOPE if self.first else 0) or (
+                self.bound is not None and worth <= self.bound
             ):
                 continue
             if best is None or v > best[0]:
                 best = (v, key, absorb)
         return best
+
+
+# The hint's value packs two keys: the earliest hand card used (in hand order), then the
+# fewest hand cards used, so that the move shown adds no card it does not need to.
+_PACK = 64
+
+
+def _gain(value: int, order: int, used: int) -> int:
+    """The hint's value after `used` hand cards of hand-order place `order` join."""
+    if not used:
+        return value
+    if value == _NO_VALUE:
+        return -(order * _PACK + min(used, _PACK - 1))
+    index, count = divmod(-value, _PACK)
+    return -(min(index, order) * _PACK + min(count + used, _PACK - 1))
+
+
+def _index(value: int) -> int:
+    """The earliest hand card a hint value has used (_NO_HOPE: none yet)."""
+    return _NO_HOPE if value == _NO_VALUE else -value // _PACK
 
 
 def _keep(out: Layer, key: State, value: int, back: Any) -> None:

@@ -147,8 +147,9 @@ def to_table(
     hand_jokers = [c for c in pos.hand if _is_joker(c)]
     lone_jokers = [pos.table[i][0] for i in sorted(pos.lone) if _is_joker(pos.table[i][0])]
     n_wild = sum(wild_slots)
-    in_hand = min(len(hand_jokers), n_wild - len(freed))
-    jokers = (hand_jokers[:in_hand], freed + lone_jokers[: n_wild - len(freed) - in_hand])
+    # Freed jokers first (they must lie on the table), then hand jokers, then singletons.
+    in_hand = max(0, min(len(hand_jokers), n_wild - len(freed)))
+    jokers = (hand_jokers[:in_hand], freed + lone_jokers[: max(0, n_wild - len(freed) - in_hand)])
     names: dict[Card, str] = {}
     out: list[tuple[Card, ...]] = []
     for group in groups:
@@ -244,6 +245,7 @@ def _scenario(
     hot_cards: list[Card] = []
     hot: list[Hot] = []
     wild_must = 0
+    wild_first = 0
 
     def follow(card: Card, face: int, cls: int) -> None:
         hot_cards.append(card)
@@ -261,8 +263,10 @@ def _scenario(
                 if card in freed:
                     if card in marked:
                         follow(card, -1, MUST)
-                    else:
+                    elif track:
                         wild_must += 1
+                    else:
+                        wild_first += 1  # loosened: it may stay off (search.py checks)
                     continue
                 face = face_index(pos.names[card])
             else:
@@ -287,6 +291,7 @@ def _scenario(
         spare=tuple(spare),
         hand=tuple(hand),
         wild_must=wild_must,
+        wild_first=wild_first,
         wild_hand=wild_hand,
         wild_spare=sum(1 for i in pos.lone if _is_joker(pos.table[i][0])),
         joker_limit=v.jokers_per_group,

@@ -95,9 +95,13 @@ def options(
     limit: int,
     opening: int,
     begin: int = 0,
+    lazy: bool = False,
 ) -> dict[int, tuple[Option, ...]]:
     """Every distinct outcome for one face, by the number of copies it sends to sets (all
     of them under -1): `m` copies must be used, `o0` spare and `o1` hand copies may be.
+    `lazy`: no joker may be placed here while a spare or hand copy is left unused (the
+    caller's jokers may all stay unplaced, so the copy could always take its place); not
+    at place 1 where aces may stand high, since an ace unused there waits for place 14.
 
     `low_aces`: the face is an ace at place 1 where an ace may also stand high; no copy
     must be used here (the rest wait for place 14) and the outcome's code says what is left
@@ -130,6 +134,7 @@ def options(
             s_jok = sum(1 for a, _ in new if a in (WILD_J, WILD_C))
             s_jokc = sum(1 for a, _ in new if a == WILD_C)
             placed = n_nat + s_nat
+            wild_here = n_jok + s_jok
             opened = _opening_after(opening, cand_here, ends_open, natc > n_natc or s_jokc > 0)
             ntoks = tuple(sorted(kept_toks + [nt for _, nt in new]))
             detail = (flat, tuple(x for a, nt in new for x in (nt, a)))
@@ -146,12 +151,17 @@ def options(
                         opt: Option = (*head, 0, n_jok + s_jok, hu, *tail, code, ended, detail)
                         seen.setdefault(opt[:8], opt)
                 continue
+            jokc = n_jokc + s_jokc
             for q in range(avail - placed + 1) if sets else (0,):
                 total = placed + q
                 if total < m:
                     continue
                 hand_used = min(o1, total - m)
                 if natc > hand_used:
+                    continue
+                # A copy left over could stand where a joker stands (a hand copy where
+                # the opening candidate's joker stands): that way is never worse.
+                if lazy and ((wild_here > jokc and total < avail) or (jokc and hand_used < o1)):
                     continue
                 opt = (*head, q, n_jok + s_jok, hand_used, *tail, None, ended, detail)
                 seen.setdefault(opt[:8], opt)

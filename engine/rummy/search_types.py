@@ -79,14 +79,16 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True):
     must: tuple[int, ...]  # untracked copies that must be used
     spare: tuple[int, ...]  # untracked copies that may be used and do not score
     hand: tuple[int, ...]  # untracked copies that may be used and score
-    wild_must: int = 0
-    wild_hand: int = 0
-    wild_spare: int = 0
+    wild_must: int = 0  # freed jokers: must be placed
+    wild_first: int = 0  # freed jokers of a loosened problem: may be placed, before hand ones
+    wild_hand: int = 0  # hand jokers: may be placed, score
+    wild_spare: int = 0  # Tahiti singleton jokers: may be placed, after hand ones
     joker_limit: int = 0  # jokers a group may hold
     first_play: bool = False  # a Vatican opening run is required
     hot: tuple[Hot, ...] = ()
     blocks: tuple[Block, ...] = ()
     kinds: tuple[int, ...] = ()  # per watched joker: search_hot.FREED or STAYS
+    order: tuple[int, ...] = ()  # per face its place in hand order when not the face itself
 
 
 class Solution(msgspec.Struct, frozen=True):

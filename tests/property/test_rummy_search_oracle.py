@@ -131,9 +131,9 @@ def positions(draw: st.DrawFn) -> Case:
         if ident is not None:
             hand.append(ident)
     assume(hand)
-    for group in table:
-        if len(group) > 1:
-            assume(group_outcome(group, names, variant) is not None)
+    for laid in table:
+        if len(laid) > 1:
+            assume(group_outcome(laid, names, variant) is not None)
     first_play = variant == "vatican" and draw(st.booleans())
     order = draw(st.permutations(hand))
     return variant, tuple(table), names, tuple(order), first_play
