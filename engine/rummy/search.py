@@ -17,9 +17,10 @@ three questions and what each answer guarantees:
   rearranges the table, and the move itself: one that rearranges nothing when such a move
   plays that card. None when no move exists.
 
-The exact search (search_dp) is a dynamic programme over ranks, run once per combination
-of kept and freed table jokers (search_model); every move it returns is checked by
-moves.check_move before it leaves this module.
+The exact search (search_dp) is a dynamic programme over ranks, run per combination of
+kept and freed table jokers (search_model), each first loosened (search_model.relaxed);
+a move leaves this module only once moves.check_move has accepted it. The hint's search is
+bounded by the first card a move without rearrangement plays.
 """
 
 from __future__ import annotations
@@ -39,19 +40,15 @@ from engine.rummy.search_model import (
     position,
     relaxed,
     scenarios,
-    to_table,
 )
 from engine.rummy.search_simple import Simple, opening_core, simple_move
+from engine.rummy.search_table import to_table
 from engine.rummy.search_types import JOKER_INDEX, Objective
 from engine.rummy.variants import Variant
 
 __all__ = ["Hint", "Move", "Table", "best_move", "find_move", "hint"]
 
 Table = tuple[tuple[Card, ...], ...]
-# Solving the loosest problem (every table joker wild) first settles many positions at
-# once, but with two wild jokers it costs more than the scenarios it spares (measured on
-# 100 Carousel tables of 40 cards: 16.4 s against 6.0 s of CPU for all hints): off.
-_LOOSE_FIRST = False
 
 
 class Move(msgspec.Struct, frozen=True, kw_only=True):
@@ -154,21 +151,20 @@ def _solve(
 ) -> tuple[Move, int] | None:
     """The best move that beats `bound`, with its value.
 
-    Every table joker kept first (cheap, and a bound for the rest). Then the loosest
-    problem, every table joker wild and nothing tracked: no better split there means none
-    anywhere, and a legal move reaching its best value is the best move. Else scenario by
-    scenario (jokers kept or freed), each loosened first the same way, the tracked search
-    only where the loose one does not settle it."""
+    Every table joker kept first (cheap, and a bound for the rest), then scenario by
+    scenario (each combination of kept and freed jokers). Each is loosened first (nothing
+    tracked; a freed joker may stay off): no better split there means none in the
+    scenario, and a legal move reaching its best value settles it; only otherwise does the
+    tracked search run."""
     every = scenarios(pos)
     best, settled = _attempt(pos, objective, relaxed(pos, every[0]), bound, None)
     if not settled:
         best, _ = _attempt(pos, objective, every[0], bound, best)
     if len(every) == 1 or _enough(pos, objective, best, any_move):
         return best
-    if _LOOSE_FIRST:
-        best, settled = _attempt(pos, objective, relaxed(pos), bound, best)
-        if settled:
-            return best
+    # Solving the loosest problem (every table joker wild) here would settle many positions
+    # at once, but with two wild jokers it costs more than the scenarios it spares
+    # (measured on 100 Carousel tables of 40 cards: 16.4 s against 6.0 s of CPU).
     for scen in every[1:]:
         best, settled = _attempt(pos, objective, relaxed(pos, scen), bound, best)
         if not settled:

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 import msgspec
 
-from engine.rummy.search_types import HAND_CLS, Block, Problem, Slot
+from engine.rummy.search_types import HAND_CLS, JOKER_INDEX, Block, Problem, Slot
 
-__all__ = ["mirror", "unmirror"]
+__all__ = ["backwards", "mirror", "unmirror"]
 
 _ACE = {"high": "low", "low": "high", "high_or_low": "high_or_low"}
 
@@ -64,6 +64,41 @@ def mirror(problem: Problem) -> Problem:
 def unmirror(groups: Sequence[Sequence[Slot]]) -> tuple[tuple[Slot, ...], ...]:
     """A mirrored problem's groups, with the faces read back the original way."""
     return tuple(tuple((_face(f) if f >= 0 else f, tag, key) for f, tag, key in g) for g in groups)
+
+
+def backwards(problem: Problem, bound: int) -> bool | None:
+    """For the hint's search with a bound: whether to read the problem the other way (the
+    hand cards that could beat the bound lie high), or None if no hand card can beat it.
+
+    The hint's search drops states that have passed every such card without using one, so
+    the sooner they are passed, the fewer states it keeps."""
+    places = _places_beating(problem, bound)
+    if places is None:
+        return None
+    return bool(places) and max(places) > 15 - min(places)
+
+
+def _places_beating(problem: Problem, bound: int) -> list[int] | None:
+    """Places of the hand cards that could beat the hint's bound ([] : a hand joker could,
+    so no direction helps), or None if none can."""
+    if problem.wild_hand and bound < -JOKER_INDEX:
+        return []
+    faces = {f for f in range(52) if problem.hand[f]}
+    faces |= {h.face for h in problem.hot if h.cls == HAND_CLS and h.face >= 0}
+    order = problem.order or tuple(range(52))
+    places = []
+    for f in faces:
+        if -order[f] > bound:
+            rank = f % 13 + 1
+            if rank != 1:
+                places.append(rank)
+            elif problem.ace == "high":
+                places.append(14)
+            elif problem.ace == "low":
+                places.append(1)
+            else:
+                return []  # an ace may stand at either end
+    return places or None
 
 
 def _block(block: Block, held: set[int], ace: str) -> Block:
