@@ -34,7 +34,7 @@ from engine.rummy.messages import (
 from engine.rummy.options import options_from
 from engine.rummy.rules import decide, rules
 from engine.rummy.state import State
-from engine.rummy.variants import MANIPULATION, SHANGHAI, TAHITI
+from engine.rummy.variants import CAROUSEL, MANIPULATION, SHANGHAI, TAHITI
 from tests.unit.rummy_support import cards, playing, table
 
 _SYSTEM = 0
@@ -147,6 +147,21 @@ def test_a_card_of_no_rummy_deck_is_refused_with_no_rule_id() -> None:
         "",
         "'ZZ#1' is not a card of a rummy deck",
     )
+
+
+@pytest.mark.parametrize(
+    ("names", "refusal"),
+    [
+        ({}, ("joker_unnamed", "RM-JOKER-2", "JK#1 must be named as the card it stands for")),
+        ({"JK#1": "ZZ"}, ("bad_card", "RM-JOKER-1", "JK#1 named 'ZZ': not a card")),
+    ],
+)
+def test_a_joker_in_a_group_needs_the_name_of_a_real_card(
+    names: dict[str, str], refusal: tuple[str, str, str]
+) -> None:
+    """RM-JOKER-1, RM-JOKER-2: a joker counts as the card it was named; no name, or a name
+    that is no card, is refused."""
+    assert _caught(lambda: check_group(cards("JK1 7H 8H"), CAROUSEL, names)) == refusal
 
 
 def test_a_move_that_adds_nothing_says_a_hand_card_is_needed() -> None:
