@@ -25,7 +25,7 @@ from tests.property.rummy_oracle import group_outcome, table_ok
 _NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _SUITS = ("C", "D", "H", "S")
 _SETTINGS = settings(
-    max_examples=int(os.environ.get("SAHRA_ORACLE_EXAMPLES", "1500")),
+    max_examples=int(os.environ.get("SAHRA_ORACLE_EXAMPLES", "500")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
