@@ -23,7 +23,7 @@ flag bit each): runs add them up as cards join; `close` reads them when a group 
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 __all__ = [
     "COUNT_SHIFT",
@@ -98,7 +98,7 @@ MarkedSet = tuple[int, tuple[int, ...], tuple[int, ...]]
 Outcome = tuple[tuple[tuple[int, int], ...], tuple[MarkedSet, ...]]
 
 
-@cache
+@lru_cache(maxsize=1 << 10)
 def marked_splits(
     counts: tuple[int, ...], hot: tuple[Marked, ...], jokers: int, limit: int
 ) -> tuple[Outcome, ...]:

@@ -24,7 +24,7 @@ recur across states, places and calls.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 __all__ = [
     "CAND",
@@ -79,7 +79,7 @@ Option = tuple[
 ]
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def options(
     toks: tuple[int, ...],
     m: int,

@@ -14,7 +14,7 @@ room, and `set_room` says how much room a rank's sets leave.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 __all__ = ["set_jokers", "set_room", "set_vectors", "split_sets"]
 
@@ -22,7 +22,7 @@ __all__ = ["set_jokers", "set_room", "set_vectors", "split_sets"]
 SetShape = tuple[int, int]
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def split_sets(counts: tuple[int, ...], jokers: int, limit: int) -> tuple[SetShape, ...] | None:
     """Sets that hold exactly `counts[s]` copies of suit s and `jokers` jokers, or None.
 
@@ -50,7 +50,7 @@ def split_sets(counts: tuple[int, ...], jokers: int, limit: int) -> tuple[SetSha
     return None
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def set_jokers(counts: tuple[int, ...], budget: int, limit: int) -> tuple[int, ...]:
     """How many jokers (0..budget) can join these copies so that they split into sets."""
     return tuple(j for j in range(budget + 1) if split_sets(counts, j, limit) is not None)
@@ -74,7 +74,7 @@ def set_room(counts: tuple[int, ...], jokers: int, limit: int) -> int:
     )
 
 
-@cache
+@lru_cache(maxsize=1 << 12)
 def set_vectors(
     avail: tuple[int, ...], budget: int, limit: int
 ) -> tuple[tuple[tuple[int, ...], int], ...]:
