@@ -24,10 +24,14 @@ Most copies are only counted; cards the joker rules name one by one are `Hot` an
 individually (search_place); a rank whose sets may hold such a card checks its sets after
 its suits instead (search_hot.marked_splits). Tahiti's frozen groups are `Block`s.
 
-Why it is fast: tokens forget all but what decides the future; equal states merge; a run
-is opened only where cards or the jokers left can carry it to three; a rank offers only
-set choices that are sets; the per-suit choices are cached by their inputs; and with a
-`bound` (a value already reached), states that cannot beat it are dropped.
+Why it is fast: tokens forget all but what decides the future; equal states merge, and
+states another one dominates are dropped (search_prune); a run is opened only where cards
+or the jokers left can carry it to three (search_room); a rank offers only set choices
+that are sets; jokers are placed only where their group needs them, the others laid at
+the end where there is room (search_runs), and an optional joker never where a copy of
+its face is left over; the per-suit choices are cached by their inputs; with a `bound` (a
+value already reached) states that cannot beat it are dropped, and the hint's search runs
+in the direction (search_mirror) that passes the cards able to beat it soonest.
 
 A run never holds a low ace and a high ace (the same card twice, RM-GRP-4), so none
 exceeds 13 cards (RM-AMB-6); a run that began on place 1 cannot reach place 14.
