@@ -32,7 +32,7 @@ import msgspec
 from engine.cards import Card
 from engine.errors import RuleViolation
 from engine.rummy.moves import check_move
-from engine.rummy.search_dp import solve
+from engine.rummy.search_dp import GaveUp, solve
 from engine.rummy.search_model import (
     Position,
     Scenario,
@@ -43,12 +43,15 @@ from engine.rummy.search_model import (
 )
 from engine.rummy.search_simple import Simple, opening_core, simple_move
 from engine.rummy.search_table import to_table
-from engine.rummy.search_types import JOKER_INDEX, Objective
+from engine.rummy.search_types import JOKER_INDEX, Objective, Problem, Solution
 from engine.rummy.variants import Variant
 
 __all__ = ["Hint", "Move", "Table", "best_move", "find_move", "hint"]
 
 Table = tuple[tuple[Card, ...], ...]
+# States the bot's exact search over joker scenarios may visit in all: at most about a
+# tenth of a second of CPU; small tables (the rules' examples) need a few hundred.
+_BOT_WORK = 8_000
 
 
 class Move(msgspec.Struct, frozen=True, kw_only=True):
@@ -103,12 +106,31 @@ def best_move(
     *,
     first_play: bool = False,
 ) -> Move | None:
-    """A legal move adding as many hand cards as any legal move does, or None."""
+    """The bot's move: a legal move, or None when none exists (exact, as find_move).
+
+    Without jokers (Manipulation, Machiavelli, Shanghai, Guadeloupe) it adds as many hand
+    cards as any legal move does. With jokers it does too, unless the exact search over
+    the joker scenarios needs more than `_BOT_WORK` states (a large table with jokers to
+    free; seconds of work): then it is the best of the moves found by then, the move in
+    which every table joker keeps its identity and hand jokers join where they fit, and
+    find_move's move: legal, not always the most cards."""
     pos = position(table, names, hand, variant, first_play)
     if not pos.hand:
         return None
-    solved = _solve(pos, "count")
-    return solved[0] if solved else None
+    if variant.jokers == "none":
+        solved = _solve(pos, "count")
+        return solved[0] if solved else None
+    move = _kept_move(pos)
+    try:
+        solved = _solve(pos, "count", work=_BOT_WORK)
+    except GaveUp:
+        solved = None
+    if solved is not None and (move is None or len(solved[0].added) > len(move.added)):
+        move = solved[0]
+    found = find_move(table, names, hand, variant, first_play=first_play)
+    if move is None or (found is not None and len(found.added) > len(move.added)):
+        return found
+    return move
 
 
 def hint(
@@ -147,7 +169,12 @@ def hint(
 
 
 def _solve(
-    pos: Position, objective: Objective, *, any_move: bool = False, bound: int | None = None
+    pos: Position,
+    objective: Objective,
+    *,
+    any_move: bool = False,
+    bound: int | None = None,
+    work: int | None = None,
 ) -> tuple[Move, int] | None:
     """The best move that beats `bound`, with its value.
 
@@ -157,18 +184,19 @@ def _solve(
     scenario, and a legal move reaching its best value settles it; only otherwise does the
     tracked search run."""
     every = scenarios(pos)
-    best, settled = _attempt(pos, objective, relaxed(pos, every[0]), bound, None)
+    effort = _Effort(work)  # GaveUp passes through to the caller who set a limit
+    best, settled = _attempt(pos, objective, relaxed(pos, every[0]), bound, None, effort)
     if not settled:
-        best, _ = _attempt(pos, objective, every[0], bound, best)
+        best, _ = _attempt(pos, objective, every[0], bound, best, effort)
     if len(every) == 1 or _enough(pos, objective, best, any_move):
         return best
     # Solving the loosest problem (every table joker wild) here would settle many positions
     # at once, but with two wild jokers it costs more than the scenarios it spares
     # (measured on 100 Carousel tables of 40 cards: 16.4 s against 6.0 s of CPU).
     for scen in every[1:]:
-        best, settled = _attempt(pos, objective, relaxed(pos, scen), bound, best)
+        best, settled = _attempt(pos, objective, relaxed(pos, scen), bound, best, effort)
         if not settled:
-            best, _ = _attempt(pos, objective, scen, bound, best)
+            best, _ = _attempt(pos, objective, scen, bound, best, effort)
         if _enough(pos, objective, best, any_move):
             break
     return best
@@ -180,11 +208,12 @@ def _attempt(
     scen: Scenario,
     bound: int | None,
     best: tuple[Move, int] | None,
+    effort: _Effort,
 ) -> tuple[tuple[Move, int] | None, bool]:
     """Search `scen` for a move better than `best` (and `bound`): the better of the two,
     and whether `scen` is settled (nothing in it beats what is returned)."""
     floor = bound if best is None else best[1]
-    sol = solve(scen.problem, objective, floor)
+    sol = effort.solve(scen.problem, objective, floor)
     if sol is None:
         return best, True
     move = _checked(pos, *to_table(pos, scen, sol.groups)[:2])
@@ -196,11 +225,74 @@ def _attempt(
     return (move, value), value == sol.value
 
 
+class _Effort:
+    """The states the searches of one question may still visit (None: no limit)."""
+
+    def __init__(self, work: int | None) -> None:
+        self.left = None if work is None else [work]
+
+    def solve(self, problem: Problem, objective: Objective, bound: int | None) -> Solution | None:
+        return solve(problem, objective, bound, self.left)
+
+
 def _value(move: Move, objective: Objective) -> int:
     """What the search's objective says of a move: cards added, or minus the first."""
     if objective == "count":
         return len(move.added)
     return -min(_order(card) for card in move.added)
+
+
+def _kept_move(pos: Position) -> Move | None:
+    """The most cards a move adds with every table joker kept and no hand joker, then the
+    hand's jokers added where they fit (a run's end, a set's missing suit)."""
+    kept = scenarios(pos)[0]
+    for scen in (relaxed(pos, kept), kept):
+        problem = msgspec.structs.replace(scen.problem, wild_hand=0)
+        sol = solve(problem, "count")
+        if sol is None:
+            return None
+        move = _checked(pos, *to_table(pos, scen, sol.groups)[:2])
+        if move is not None:
+            return _with_jokers(pos, move)
+    return None
+
+
+def _with_jokers(pos: Position, move: Move) -> Move:
+    """`move` with each hand joker it leaves in the hand laid where it fits, if anywhere."""
+    for joker in (c for c in pos.hand if c.startswith("JK#") and c not in move.added):
+        for i, group in enumerate(move.table):
+            placed = None
+            for name in _joker_fits(pos, group, dict(move.names)):
+                table = (*move.table[:i], (*group, joker), *move.table[i + 1 :])
+                placed = _checked(pos, table, {**dict(move.names), joker: name})
+                if placed is not None:
+                    break
+            if placed is not None:
+                move = placed
+                break
+    return move
+
+
+def _joker_fits(pos: Position, group: tuple[Card, ...], names: Mapping[Card, str]) -> list[str]:
+    """Faces a joker joining `group` might take: beside a run's ends, a set's missing suit."""
+    faces = [names.get(c, c.partition("#")[0]) for c in group]
+    if len(group) < 3:
+        return []
+    ranks = {f[:-1] for f in faces}
+    suits = {f[-1] for f in faces}
+    order = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+    if len(ranks) == 1:
+        return [next(iter(ranks)) + s for s in ("C", "D", "H", "S") if s not in suits]
+    suit = next(iter(suits))
+    places = sorted(
+        {i for i, r in enumerate(order) if r in ranks} - ({0} if "K" in ranks else {13})
+    )
+    out = []
+    if places and places[-1] + 1 < len(order):
+        out.append(order[places[-1] + 1] + suit)
+    if places and places[0] > 0:
+        out.append(order[places[0] - 1] + suit)
+    return out
 
 
 def _enough(

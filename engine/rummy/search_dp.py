@@ -55,12 +55,23 @@ from engine.rummy.search_sets import set_room, set_vectors
 from engine.rummy.search_state import NO_VALUE, ZERO4, Layer, State, gain, index, keep
 from engine.rummy.search_types import Objective, Problem, Solution, face_of
 
-__all__ = ["solve"]
+__all__ = ["GaveUp", "solve"]
 
 
-def solve(problem: Problem, objective: Objective, bound: int | None = None) -> Solution | None:
+class GaveUp(Exception):
+    """The search met the limit of states it was given before it could finish."""
+
+
+def solve(
+    problem: Problem,
+    objective: Objective,
+    bound: int | None = None,
+    work: list[int] | None = None,
+) -> Solution | None:
     """The best split by `objective` that uses at least one hand card and whose value beats
-    `bound` (when given), or None.
+    `bound` (when given), or None. `work` (one count, shared by the searches of one
+    question) is lowered by every state visited; GaveUp when it falls below zero: a
+    measure of effort that does not depend on the clock.
 
     For the hint, only hand cards earlier than the bound can beat it, and states that have
     passed them all without using one are dropped: the places are taken in the direction
@@ -70,16 +81,19 @@ def solve(problem: Problem, objective: Objective, bound: int | None = None) -> S
         if reverse is None:
             return None
         if reverse:
-            sol = _Search(mirror(problem), objective, bound).run()
+            sol = _Search(mirror(problem), objective, bound, work).run()
             return None if sol is None else Solution(sol.value, unmirror(sol.groups))
-    return _Search(problem, objective, bound).run()
+    return _Search(problem, objective, bound, work).run()
 
 
 class _Search(Ends):
-    def __init__(self, problem: Problem, objective: Objective, bound: int | None) -> None:
+    def __init__(
+        self, problem: Problem, objective: Objective, bound: int | None, work: list[int] | None
+    ) -> None:
         self.p = problem
         self.first = objective == "first"
         self.bound = bound
+        self.work = work
         self.order = problem.order or tuple(range(52))
         self.budget = (
             problem.wild_must + problem.wild_first + problem.wild_hand + problem.wild_spare
@@ -130,6 +144,10 @@ class _Search(Ends):
                 if len(layer) > PRUNE_FROM:
                     layer = prune(layer, place, self.room)
                 trail.append(("suit", place, suit, layer))
+                if self.work is not None:
+                    self.work[0] -= len(layer)
+                    if self.work[0] < 0:
+                        raise GaveUp
             if not quota:
                 layer = self._rank_step(layer)
                 trail.append(("rank", place, -1, layer))
