@@ -17,14 +17,13 @@ from engine.errors import RuleViolation
 from engine.rummy.messages import Command, Draw, GiveUp, Pass, Play
 from engine.rummy.moves import check_move
 from engine.rummy.options import RummyOptions
-from engine.rummy.scoring import hand_points
+from engine.rummy.scoring import KNOCK_AT, hand_points
 from engine.rummy.search import Move, find_move
 from engine.rummy.variants import Variant
 from engine.rummy.view import View
 
 __all__ = ["choose", "fallback", "greedy_move"]
 
-_KNOCK_AT = 5  # RM-CAR-11
 # Beyond this many cards on the table the bot plays the first move it finds: every further
 # search there can take a second or more (measured at 80-90 cards in Guadeloupe), and the
 # bots worker serves every table.
@@ -52,7 +51,7 @@ def choose(view: View, options: RummyOptions) -> Command:
         and view.final_last == 0
         and view.drawn in (1, 2)
         and bool(left)
-        and hand_points(left, "carousel") <= _KNOCK_AT
+        and hand_points(left, "carousel") <= KNOCK_AT
     )
     return Play(table=move.table, names=dict(move.names), added=move.added, knock=knock)
 

@@ -55,7 +55,6 @@ __all__ = ["decide", "ends", "lifecycle", "rules"]
 _SYSTEM = 0
 _DRAW_ON = ("manipulation", "shanghai")  # drawing never ends the turn (RM-OPT-1d)
 _CAROUSEL_DRAWS = 3  # RM-CAR-9
-_KNOCK_AT = 5  # RM-CAR-11
 _PENALTY = 3  # RM-OPT-3b
 
 
@@ -197,11 +196,11 @@ def _check_knock(state: State, left: Sequence[str]) -> None:
             "no_knock", "RM-CAR-11", "a knock keeps a card in hand: play out without knocking"
         )
     points = scoring.hand_points(left, "carousel")
-    if points > _KNOCK_AT:
+    if points > scoring.KNOCK_AT:
         raise RuleViolation(
             "no_knock",
             "RM-CAR-11",
-            f"a knock needs {_KNOCK_AT} points or fewer left in hand, not {points}",
+            f"a knock needs {scoring.KNOCK_AT} points or fewer left in hand, not {points}",
         )
 
 
@@ -343,12 +342,12 @@ def _next(state: State, seat: int) -> TurnEnded:
 
 def _scored(state: State, how: str, mover: int, after: Event) -> RoundScored:
     """The round's end with the hands as they are after `after`."""
+    # A round never ends right after a draw (the final turns of Carousel draw nothing), so
+    # only a play changes the mover's hand here.
     hands = [list(h) for h in state.hands]
     if isinstance(after, TablePlayed):
         added = set(after.added)
         hands[mover - 1] = [c for c in hands[mover - 1] if c not in added]
-    elif isinstance(after, CardsDrawn):
-        hands[mover - 1].extend(after.cards)
     options = state.options
     result = scoring.score(
         options.variant,

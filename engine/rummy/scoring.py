@@ -18,7 +18,7 @@ import msgspec
 
 from engine.cards import JOKER
 
-__all__ = ["Score", "card_points", "hand_points", "score", "standings"]
+__all__ = ["KNOCK_AT", "Score", "card_points", "hand_points", "score", "standings"]
 
 _FACES = ("J", "Q", "K")
 _SINGLE_ROUND = ("machiavelli", "guadeloupe", "vatican", "tahiti")
@@ -27,6 +27,7 @@ _CAROUSEL_BONUS = 100
 _CAROUSEL_ROUND = 25
 _BEAT_KNOCKER = 10  # RM-CAR-13
 _EMPTY_HAND = 25  # RM-CAR-17
+KNOCK_AT = 5  # RM-CAR-11: the most hand points a Carousel knock may leave
 
 
 class Score(msgspec.Struct, frozen=True, kw_only=True):

@@ -16,7 +16,6 @@ from engine.rummy.state import RoundResult, State
 __all__ = ["Legal", "Reminder", "View", "legal", "view"]
 
 _SYSTEM = 0
-_DRAW_ON = ("manipulation", "shanghai")
 
 
 class Legal(msgspec.Struct, frozen=True, kw_only=True):
