@@ -61,7 +61,7 @@ DRAW_LABELS: tuple[DrawLabel, ...] = get_args(DrawLabel)
 # The modules whose import registers a built-in game. The one place that names the games,
 # with the default: the game of a request, a record or a bench that names none (the only
 # game there was before tables named theirs).
-_BUILT_IN = ("engine.banakil.game", "engine.rummy.game")
+_BUILT_IN = ("engine.banakil.game", "engine.rummy.game", "engine.bunco.game")
 DEFAULT_GAME = "banakil"
 _GAMES: dict[str, Game] = {}
 _LOADED: list[bool] = []  # non-empty once the built-in games are imported

@@ -1,0 +1,198 @@
+"""The deal record of a Bunco evening (docs/deal-format.md §10.3): read, replayed, audited.
+
+A record holds the table's options and its rounds 1..n, each with its revealed secret,
+the seats' client seeds, every command after the round's commitment (the system's Deal
+and Timeouts, every Roll, the host's AssignSeats) and the events as stored. Rounds are
+replayed in order from the options alone, because a round depends on the ones before it
+(the seating the movement left, the tallies): each round's commitment and every command
+are decided again from the revealed secret, and the events must be exactly the recorded
+ones. A changed die is found at its roll (the table and the roll number are named), as is
+a changed secret, a command the rules refuse or an event that was not derived; the rounds
+after a failed one are not checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal
+
+import msgspec
+from msgspec.structs import replace
+
+from engine import protocol
+from engine.bunco.evolve import evolve
+from engine.bunco.messages import (
+    Command,
+    CommitSeed,
+    DiceRolled,
+    Event,
+    RollOffRolled,
+    SeedCommitted,
+)
+from engine.bunco.options import BuncoOptions, options_from
+from engine.bunco.rules import decide
+from engine.bunco.state import RoundResult, State
+from engine.errors import RuleViolation
+
+__all__ = [
+    "Record",
+    "RoundLog",
+    "RoundVerdict",
+    "Verdict",
+    "build",
+    "decode",
+    "options_of",
+    "replay",
+    "units",
+    "verify",
+]
+
+_SYSTEM = 0
+
+
+class RoundLog(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    number: int
+    secret: str
+    client_seeds: tuple[str, ...]
+    commands: tuple[tuple[int, Command], ...]
+    events: tuple[Event, ...]
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    game: Literal["bunco"]
+    options: dict[str, Any]
+    seats: tuple[str, ...]
+    host: int = 1
+    rounds: tuple[RoundLog, ...]
+
+
+class RoundVerdict(msgspec.Struct, frozen=True, kw_only=True):
+    number: int
+    passed: bool
+    check: str | None = None
+    detail: str | None = None
+
+
+class Verdict(msgspec.Struct, frozen=True, kw_only=True):
+    passed: bool
+    rounds: tuple[RoundVerdict, ...]
+
+
+def options_of(options: BuncoOptions) -> dict[str, Any]:
+    """A record's "options": the player count, then every option that differs from the
+    defaults."""
+    mine = msgspec.structs.asdict(options)
+    default = msgspec.structs.asdict(options_from())
+    return {"players": options.players} | {k: v for k, v in mine.items() if v != default[k]}
+
+
+def build(log: protocol.TableLog) -> Record:
+    rounds = []
+    for unit in log.units:
+        if unit.secret is None:  # pragma: no cover - Bunco rounds are never stacked
+            raise ValueError(f"round {unit.number} has no secret to verify")
+        rounds.append(
+            RoundLog(
+                number=unit.number,
+                secret=unit.secret,
+                client_seeds=unit.client_seeds,
+                commands=unit.commands,
+                events=unit.events,
+            )
+        )
+    return Record(
+        game="bunco", options=log.options, seats=log.seats, host=log.host, rounds=tuple(rounds)
+    )
+
+
+def _start(record: Record) -> State:
+    options = options_from(None, **record.options)
+    n = options.places
+    return State(
+        options=options,
+        host=record.host,
+        wins=(0,) * n,
+        losses=(0,) * n,
+        buncos=(0,) * n,
+        wipeouts=(0,) * n,
+    )
+
+
+def verify(record: Record) -> Verdict:
+    try:
+        state = _start(record)
+    except RuleViolation as exc:
+        bad = RoundVerdict(number=1, passed=False, check="options", detail=exc.message)
+        return Verdict(passed=False, rounds=(bad,))
+    out: list[RoundVerdict] = []
+    for log in record.rounds:
+        verdict, state = _round(state, log)
+        out.append(verdict)
+        if not verdict.passed:
+            break
+    return Verdict(passed=all(v.passed for v in out), rounds=tuple(out))
+
+
+def _round(state: State, log: RoundLog) -> tuple[RoundVerdict, State]:
+    def failed(check: str, detail: str) -> tuple[RoundVerdict, State]:
+        return RoundVerdict(number=log.number, passed=False, check=check, detail=detail), state
+
+    try:
+        secret = bytes.fromhex(log.secret)
+    except ValueError:
+        return failed("secret", "the revealed secret is not hex")
+    recorded = list(log.events)
+    if not recorded or not isinstance(recorded[0], SeedCommitted):
+        return failed("commitment", "the round does not open with its commitment")
+    if recorded[0].commitment != hashlib.sha256(secret).hexdigest():
+        return failed("commitment", "the revealed secret does not hash to the commitment")
+    derived: list[Event] = []
+    steps = ((_SYSTEM, CommitSeed(secret=log.secret)), *log.commands)
+    for i, (seat, command) in enumerate(steps):
+        try:
+            events = decide(state, seat, command)
+        except RuleViolation as exc:
+            return failed("commands", f"command {i} is refused: {exc.message}")
+        for event in events:
+            state = evolve(state, event)
+        derived.extend(events)
+    derived[0] = replace(derived[0], secret="")
+    if derived != recorded:
+        pairs = enumerate(zip(recorded, derived, strict=False))
+        at = next((i for i, (a, b) in pairs if a != b), min(len(recorded), len(derived)))
+        return failed("events", _difference(at, recorded, derived))
+    return RoundVerdict(number=log.number, passed=True), state
+
+
+def _difference(at: int, recorded: list[Event], derived: list[Event]) -> str:
+    """Which event differs; for a roll, which table and roll, and the dice both ways."""
+    if at >= len(recorded):
+        return f"event {at} (nothing) differs from the one the rules derive"
+    event = recorded[at]
+    shown = f"event {at} ({type(event).__name__})"
+    if isinstance(event, DiceRolled | RollOffRolled):
+        shown += f" of table {event.table}, roll {event.roll}, dice {list(event.dice)}"
+        other = derived[at] if at < len(derived) else None
+        if isinstance(other, DiceRolled | RollOffRolled) and other.dice != event.dice:
+            shown += f" (the secret gives {list(other.dice)})"
+    return f"{shown} differs from the one the rules derive"
+
+
+def replay(record: Record) -> RoundResult | None:
+    """The end of the record's last round, as the rules derive it."""
+    state = _start(record)
+    for log in record.rounds:
+        for seat, command in ((_SYSTEM, CommitSeed(secret=log.secret)), *log.commands):
+            for event in decide(state, seat, command):
+                state = evolve(state, event)
+    return state.result
+
+
+def units(verdict: Verdict) -> tuple[protocol.UnitVerdict, ...]:
+    return tuple(
+        protocol.UnitVerdict(number=v.number, passed=v.passed, check=v.check, detail=v.detail)
+        for v in verdict.rounds
+    )
+
+
+decode = msgspec.json.Decoder(Record).decode
