@@ -34,7 +34,7 @@ from engine.bunco.messages import (
     SeatsAssigned,
     Timeout,
 )
-from engine.bunco.scoring import BELL_AT, score
+from engine.bunco.scoring import BELL_AT, score, standings
 from engine.bunco.state import PlayTable, State
 from engine.errors import RuleViolation
 
@@ -145,6 +145,8 @@ def _table_of_roller(state: State, seat: int) -> int:
         raise RuleViolation("evening_over", "BU-RND-3", "the evening's last round is over")
     if state.phase != "play":
         raise RuleViolation("wrong_phase", "BU-ROLL-1", "no round is being played")
+    if not 1 <= seat <= state.options.players:  # the ghost's place is no seat (BU-AMB-1)
+        raise RuleViolation("not_a_player", "BU-ROLL-1", f"seat {seat} plays at no table")
     waiting = awaited(state)
     for number in waiting:
         if roller_seat(state, state.tables[number - 1]) == seat:
@@ -155,14 +157,10 @@ def _table_of_roller(state: State, seat: int) -> int:
             "BU-END-2",
             "the bell has rung: no further rolls at your table in this round",
         )
-    for table in state.tables:
-        if seat in table.seats:
-            raise RuleViolation(
-                "not_your_turn",
-                "BU-ROLL-1",
-                f"it is seat {roller_seat(state, table)}'s roll at your table",
-            )
-    raise RuleViolation("not_a_player", "BU-ROLL-1", f"seat {seat} plays at no table")
+    table = next(t for t in state.tables if seat in t.seats)
+    raise RuleViolation(
+        "not_your_turn", "BU-ROLL-1", f"it is seat {roller_seat(state, table)}'s roll at your table"
+    )
 
 
 def _timeout(state: State, seat: int, round_no: int, table: int, roll_no: int) -> tuple[Event, ...]:
@@ -292,18 +290,6 @@ def _round_end(state: State) -> tuple[Event, ...]:
     )
     if not last:
         return (ended,)
-    return (ended, _evening(state.options.players, ended.wins, ended.buncos))
-
-
-def _evening(players: int, wins: Sequence[int], buncos: Sequence[int]) -> EveningEnded:
-    """BU-EVE-1..3, BU-AMB-1/11: the ghost (the place after the last seat) is not ranked;
-    players tied share the place; most Buncos is its own recognition (none if no Bunco)."""
-    real_wins, real_buncos = wins[:players], buncos[:players]
-    best = max(real_wins)
-    most = max(real_buncos)
-    return EveningEnded(
-        winners=tuple(s for s, w in enumerate(real_wins, 1) if w == best),
-        most_buncos=tuple(s for s, b in enumerate(real_buncos, 1) if b == most and most > 0),
-        wins=tuple(wins),
-        buncos=tuple(buncos),
-    )
+    winners, most = standings(state.options.players, ended.wins, ended.buncos)
+    evening = EveningEnded(winners=winners, most_buncos=most, wins=ended.wins, buncos=ended.buncos)
+    return (ended, evening)

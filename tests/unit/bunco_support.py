@@ -1,0 +1,154 @@
+"""Shared helpers of the Bunco rule tests: states built by hand, dice found in a secret.
+
+The dice of a round come from its secret in log order (engine/bunco/dice.py): the round's
+k-th roll reads dice 3k..3k+2. A test that needs given dice does not fake them: it finds
+the place `k` in the fixed secret's stream where rolls with those dice follow each other
+(`find`), and builds a round in play whose roll counter stands at `k` (`playing`).
+`step` decides a command and folds its events (checking that `decide` changed nothing);
+`refused` checks that a command is refused with a code and a rule ID and changes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import msgspec
+import pytest
+from msgspec.structs import replace
+
+from engine import fair
+from engine.bunco.autoplay import random_step
+from engine.bunco.evolve import evolve
+from engine.bunco.game import initial
+from engine.bunco.messages import Command, Event
+from engine.bunco.options import options_from
+from engine.bunco.rules import decide
+from engine.bunco.state import PlayTable, State
+from engine.errors import RuleViolation
+
+__all__ = [
+    "ENTROPY",
+    "SECRET",
+    "evening",
+    "find",
+    "fold",
+    "playing",
+    "refused",
+    "same",
+    "step",
+]
+
+SECRET = "5e" * 32  # a fixed round secret: the tests never need it to be unknown
+ENTROPY = fair.entropy(())
+_ROLLS = 30_000  # enough rolls of SECRET to find any two or three given rolls in a row
+Want = tuple[int, int, int] | Callable[[tuple[int, int, int]], bool]
+
+
+@functools.cache
+def rolls_of_secret() -> tuple[tuple[int, int, int], ...]:
+    dice = fair.dice(bytes.fromhex(SECRET), ENTROPY, 3 * _ROLLS)
+    return tuple((dice[i], dice[i + 1], dice[i + 2]) for i in range(0, len(dice), 3))
+
+
+def same(*dice: int) -> Callable[[tuple[int, int, int]], bool]:
+    """Any order of these three dice."""
+    wanted = sorted(dice)
+    return lambda roll: sorted(roll) == wanted
+
+
+def find(*wanted: Want) -> int:
+    """The first roll number k of SECRET's stream from which the rolls k, k+1, … are the
+    wanted ones (a tuple: exactly those dice in that order; a function: any roll it
+    accepts)."""
+    rolls = rolls_of_secret()
+    checks = [w if callable(w) else (lambda roll, w=w: roll == w) for w in wanted]
+    for k in range(len(rolls) - len(checks)):
+        if all(check(rolls[k + i]) for i, check in enumerate(checks)):
+            return k
+    raise AssertionError(f"no rolls {wanted} in a row in the first {_ROLLS} of the secret")
+
+
+def playing(
+    players: int = 4,
+    *,
+    target: int = 1,
+    round_no: int | None = None,
+    tables: Sequence[Sequence[int]] | None = None,
+    scores: Sequence[tuple[int, int]] | None = None,
+    rollers: Sequence[int] | None = None,
+    rolls: int = 0,
+    bell: int = 0,
+    **options: Any,
+) -> State:
+    """A round in play with `target` (round `round_no`, by default the first whose target
+    it is), the places seated as `tables` (by default in order), these team scores and
+    rollers; the round's roll counter at `rolls` (a place `find` gave)."""
+    opts = options_from(players=players, **options)
+    state = initial(opts)
+    places = opts.places
+    seated = tables or [tuple(range(i, i + 4)) for i in range(1, places + 1, 4)]
+    count = len(seated)
+    return replace(
+        state,
+        phase="play",
+        round=round_no or target,
+        secret=SECRET,
+        commitment=fair.commitment(bytes.fromhex(SECRET)),
+        client_seeds=("",) * players,
+        seeds_sent=(False,) * players,
+        entropy=ENTROPY,
+        target=target,
+        order=tuple(seated[0]) if count == 1 else (),
+        tables=tuple(
+            PlayTable(
+                seats=tuple(seats),
+                scores=(scores or [(0, 0)] * count)[i],
+                roller=(rollers or [1] * count)[i],
+            )
+            for i, seats in enumerate(seated)
+        ),
+        rolls=rolls,
+        bell=bell,
+    )
+
+
+def fold(state: State, events: Iterable[Event]) -> State:
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def step(state: State, seat: int, command: Command) -> tuple[tuple[Event, ...], State]:
+    """The events `command` decides, and the state they fold into; `decide` must not
+    change the state it is given."""
+    before = msgspec.json.encode(state)
+    events = decide(state, seat, command)
+    assert msgspec.json.encode(state) == before, "decide changed the state it was given"
+    return events, fold(state, events)
+
+
+def refused(state: State, seat: int, command: Command) -> tuple[str, str]:
+    """(code, rule ID) of the refusal; the state is checked unchanged."""
+    before = msgspec.json.encode(state)
+    with pytest.raises(RuleViolation) as caught:
+        decide(state, seat, command)
+    assert msgspec.json.encode(state) == before, "a refused command changed the state"
+    return caught.value.code, caught.value.rule_id
+
+
+@functools.cache
+def evening(
+    players: int, seed: int = 1, **options: Any
+) -> tuple[tuple[int, Any, tuple[Event, ...]], ...]:
+    """A whole random evening (engine/bunco/autoplay.py) as its (seat, command, events)."""
+    rng = random.Random(f"{players}:{seed}")
+    state = initial(options_from(players=players, **options))
+    steps = []
+    while state.phase != "over":
+        seat, command, events = random_step(state, rng, 0.05)
+        steps.append((seat, command, events))
+        state = fold(state, events)
+    return tuple(steps)
