@@ -10,6 +10,7 @@ the place `k` in the fixed secret's stream where rolls with those dice follow ea
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -19,11 +20,12 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from engine import fair
+from engine import fair, protocol
+from engine.bunco import record
 from engine.bunco.autoplay import random_step
 from engine.bunco.evolve import evolve
 from engine.bunco.game import initial
-from engine.bunco.messages import Command, Event
+from engine.bunco.messages import Command, CommitSeed, Event
 from engine.bunco.options import options_from
 from engine.bunco.rules import decide
 from engine.bunco.state import PlayTable, State
@@ -39,6 +41,7 @@ __all__ = [
     "refused",
     "same",
     "step",
+    "table_log",
 ]
 
 SECRET = "5e" * 32  # a fixed round secret: the tests never need it to be unknown
@@ -152,3 +155,44 @@ def evening(
         steps.append((seat, command, events))
         state = fold(state, events)
     return tuple(steps)
+
+
+def table_log(
+    players: int,
+    steps: Sequence[tuple[int, Any, tuple[Event, ...]]] | None = None,
+    **options: Any,
+) -> protocol.TableLog:
+    """The table log of an evening (by default `evening(players, **options)`), unit by
+    unit, as the store gives it: the commitment's secret written empty."""
+    units: list[protocol.UnitLog] = []
+    seeds = ("",) * players
+    for seat, command, events in steps if steps is not None else evening(players, **options):
+        if isinstance(command, CommitSeed):
+            opened = (replace(events[0], secret=""), *events[1:])
+            units.append(
+                protocol.UnitLog(
+                    number=len(units) + 1,
+                    secret=command.secret,
+                    client_seeds=seeds,
+                    commands=(),
+                    events=opened,
+                )
+            )
+            continue
+        last = units[-1]
+        sent = [e for e in events if type(e).__name__ == "ClientSeedSent"]
+        client_seeds = list(last.client_seeds)
+        for e in sent:
+            client_seeds[e.seat - 1] = e.seed  # type: ignore[attr-defined]
+        units[-1] = dataclasses.replace(
+            last,
+            client_seeds=tuple(client_seeds),
+            commands=(*last.commands, (seat, command)),
+            events=(*last.events, *events),
+        )
+    return protocol.TableLog(
+        options=record.options_of(options_from(players=players, **options)),
+        seats=tuple(f"P{s}" for s in range(1, players + 1)),
+        host=1,
+        units=tuple(units),
+    )
