@@ -19,8 +19,9 @@ def _high_card_hosted() -> None:
 
 
 def test_the_built_in_games_are_hosted_without_anyone_registering_them() -> None:
-    assert {"banakil", "rummy"} <= set(protocol.hosted())
+    assert {"banakil", "bunco", "rummy"} <= set(protocol.hosted())
     assert protocol.get("banakil").name == "banakil"
+    assert protocol.get("bunco").name == "bunco"
     assert protocol.get("rummy").name == "rummy"
 
 
@@ -47,7 +48,7 @@ def test_an_unknown_name_is_shown_cut_short_in_the_refusal() -> None:
 def test_the_old_lookup_is_the_registry() -> None:
     assert protocol.game("banakil") is protocol.get("banakil")
     with pytest.raises(RuleViolation, match="unknown_game"):
-        protocol.game("bunco")
+        protocol.game("chess")
 
 
 def test_registering_the_same_game_again_changes_nothing() -> None:
