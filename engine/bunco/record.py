@@ -31,11 +31,12 @@ from engine.bunco.messages import (
 )
 from engine.bunco.options import BuncoOptions, options_from
 from engine.bunco.rules import decide
-from engine.bunco.state import RoundResult, State
+from engine.bunco.state import Evening, RoundResult, State
 from engine.errors import RuleViolation
 
 __all__ = [
     "Record",
+    "Report",
     "RoundLog",
     "RoundVerdict",
     "Verdict",
@@ -76,6 +77,18 @@ class RoundVerdict(msgspec.Struct, frozen=True, kw_only=True):
 class Verdict(msgspec.Struct, frozen=True, kw_only=True):
     passed: bool
     rounds: tuple[RoundVerdict, ...]
+
+
+class Report(msgspec.Struct, frozen=True, kw_only=True):
+    """What `sahra replay` prints: the last round's end, the tally sheets after it (by
+    place, the ghost's last) and, after the evening's last round, its result."""
+
+    last_round: RoundResult | None
+    wins: tuple[int, ...]
+    losses: tuple[int, ...]
+    buncos: tuple[int, ...]
+    wipeouts: tuple[int, ...]
+    evening: Evening | None
 
 
 def options_of(options: BuncoOptions) -> dict[str, Any]:
@@ -178,14 +191,21 @@ def _difference(at: int, recorded: list[Event], derived: list[Event]) -> str:
     return f"{shown} differs from the one the rules derive"
 
 
-def replay(record: Record) -> RoundResult | None:
-    """The end of the record's last round, as the rules derive it."""
+def replay(record: Record) -> Report:
+    """The end of the record's last round and the tallies, as the rules derive them."""
     state = _start(record)
     for log in record.rounds:
         for seat, command in ((_SYSTEM, CommitSeed(secret=log.secret)), *log.commands):
             for event in decide(state, seat, command):
                 state = evolve(state, event)
-    return state.result
+    return Report(
+        last_round=state.result,
+        wins=state.wins,
+        losses=state.losses,
+        buncos=state.buncos,
+        wipeouts=state.wipeouts,
+        evening=state.evening,
+    )
 
 
 def units(verdict: Verdict) -> tuple[protocol.UnitVerdict, ...]:

@@ -157,8 +157,10 @@ def test_a_whole_evenings_record_verifies_round_by_round_pf_fair_6(players: int)
     verdict = GAME.records.verify(read)
     assert verdict.passed and len(verdict.rounds) == 6
     assert all(u.passed for u in GAME.records.units(verdict))
-    result = GAME.records.replay(read)
+    report = GAME.records.replay(read)
+    result = report.last_round
     assert result is not None and result.round == 6 and result.secret is not None
+    assert report.evening is not None and sum(report.wins) == 6 * len(report.wins) // 2
 
 
 def test_a_tampered_die_is_found_at_its_roll() -> None:
