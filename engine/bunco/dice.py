@@ -9,6 +9,7 @@ the whole stream again; the cache changes no result, only how often the stream i
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 from engine import fair
@@ -21,14 +22,18 @@ _DICE = 3
 class _Drawn:
     """One round's stream and the dice read from it so far."""
 
-    __slots__ = ("dice", "stream")
+    __slots__ = ("dice", "lock", "stream")
 
     def __init__(self, secret: str, entropy: str) -> None:
         self.stream = fair.Stream(bytes.fromhex(secret), "dice", entropy)
         self.dice: list[int] = []
+        # a caller on another thread (a worker pool) must not interleave its draws
+        self.lock = threading.Lock()
 
 
-@lru_cache(maxsize=64)
+# Rounds in play at once in one process, each kept open; a round pushed out is read again
+# from its start when it rolls next (the same dice, only slower).
+@lru_cache(maxsize=1024)
 def _drawn(secret: str, entropy: str) -> _Drawn:
     return _Drawn(secret, entropy)
 
@@ -36,8 +41,11 @@ def _drawn(secret: str, entropy: str) -> _Drawn:
 def roll(secret: str, entropy: str, k: int) -> tuple[int, int, int]:
     """The three dice of the round's roll `k` (from 0), each 1 to 6."""
     drawn = _drawn(secret, entropy)
-    dice, stream = drawn.dice, drawn.stream
-    while len(dice) < _DICE * (k + 1):
-        dice.append(1 + stream.uniform(6))
-    a, b, c = dice[_DICE * k : _DICE * (k + 1)]
+    dice, end = drawn.dice, _DICE * (k + 1)
+    if len(dice) < end:
+        with drawn.lock:
+            uniform = drawn.stream.uniform
+            while len(dice) < end:
+                dice.append(1 + uniform(6))
+    a, b, c = dice[end - _DICE : end]
     return a, b, c

@@ -15,6 +15,7 @@ import itertools
 import pytest
 
 from engine import fair
+from engine.bunco.dice import roll as roll_dice
 from engine.bunco.messages import DiceRolled, Roll
 from engine.bunco.scoring import score
 from engine.bunco.view import legal
@@ -164,3 +165,12 @@ def test_each_roll_is_one_roll_of_all_three_dice_bu_roll_1() -> None:
     (rolled,), after = step(state, 1, Roll())
     assert isinstance(rolled, DiceRolled) and len(rolled.dice) == 3
     assert after.rolls == state.rolls + 1 and after.tables[0].rolls == 1
+
+
+def test_the_dice_of_a_roll_do_not_depend_on_which_rolls_were_read_before() -> None:
+    """PF-DICE-2: engine/bunco/dice.py keeps a round's stream open; reading roll 40 first,
+    then roll 3, gives both the dice of `fair.dice`."""
+    secret = "ab" * 32
+    stream = fair.dice(bytes.fromhex(secret), ENTROPY, 3 * 41)
+    assert roll_dice(secret, ENTROPY, 40) == stream[120:123]
+    assert roll_dice(secret, ENTROPY, 3) == stream[9:12]
