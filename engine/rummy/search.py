@@ -10,8 +10,9 @@ three questions and what each answer guarantees:
   duty to play of RM-MAN-3 rests on it). Moves that rearrange nothing are tried first
   (search_simple); only when there is none does the exact search run.
 - `best_move`: a legal move adding the most hand cards possible (so one that empties the
-  hand whenever one does), exact in every variant, jokers included; the bot plays it.
-  Among moves adding as many cards, which one is returned is unspecified.
+  hand whenever one does): exact without jokers and on small tables; with jokers its
+  search is bounded by a count of states (see its docstring). Among moves adding as many
+  cards, which one is returned is unspecified.
 - `hint`: the first hand card in hand order (♣ ♦ ♥ ♠, then A … K, jokers last) that some
   legal move plays (RM-AMB-5), the old groups the shown move changes, whether it
   rearranges the table, and the move itself: one that rearranges nothing when such a move
@@ -19,13 +20,21 @@ three questions and what each answer guarantees:
 
 The exact search (search_dp) is a dynamic programme over ranks, run per combination of
 kept and freed table jokers (search_model), each first loosened (search_model.relaxed);
-a move leaves this module only once moves.check_move has accepted it. The hint's search is
-bounded by the first card a move without rearrangement plays.
+a move leaves this module only once moves.check_move has accepted it.
+
+The hint asks about one card at a time, in hand order, up to the first card a move
+without rearrangement plays: can this card be played at all? The programme answers that
+with an order in which only that card counts, so every state that has passed the card's
+place without it is dropped (asked for "the earliest card" at once, it could drop nothing
+before the last place: clubs lie at every rank). A short bounded run settles most cards;
+a card it leaves open is tried in moves that change one or two groups (the search on
+those groups alone), and only then by the whole search.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
 
 import msgspec
 
@@ -43,7 +52,7 @@ from engine.rummy.search_model import (
 )
 from engine.rummy.search_simple import Simple, opening_core, simple_move
 from engine.rummy.search_table import to_table
-from engine.rummy.search_types import JOKER_INDEX, Objective, Problem, Solution
+from engine.rummy.search_types import JOKER_INDEX, Problem, Solution
 from engine.rummy.variants import Variant
 
 __all__ = ["Hint", "Move", "Table", "best_move", "find_move", "hint"]
@@ -52,6 +61,10 @@ Table = tuple[tuple[Card, ...], ...]
 # States the bot's exact search over joker scenarios may visit in all: at most about a
 # tenth of a second of CPU; small tables (the rules' examples) need a few hundred.
 _BOT_WORK = 8_000
+# States the hint's first, short search of the whole table for one card may visit (well
+# under a millisecond); most cards are settled by it, a proof that one plays in no move
+# above all.
+_QUICK_WORK = 500
 
 
 class Move(msgspec.Struct, frozen=True, kw_only=True):
@@ -94,7 +107,7 @@ def find_move(
         found = simple_move(pos, card)
         if found is not None:
             return _move(found)
-    solved = _solve(pos, "count", any_move=True)
+    solved = _solve(pos, any_move=True)
     return solved[0] if solved else None
 
 
@@ -118,11 +131,11 @@ def best_move(
     if not pos.hand:
         return None
     if variant.jokers == "none":
-        solved = _solve(pos, "count")
+        solved = _solve(pos)
         return solved[0] if solved else None
     move = _kept_move(pos)
     try:
-        solved = _solve(pos, "count", work=_BOT_WORK)
+        solved = _solve(pos, work=_BOT_WORK)
     except GaveUp:
         solved = None
     if solved is not None and (move is None or len(solved[0].added) > len(move.added)):
@@ -147,36 +160,148 @@ def hint(
     if not pos.hand:
         return None
     # The first card a move without rearrangement plays bounds the search: only an
-    # earlier card, played by rearranging, can beat it.
+    # earlier card, played by rearranging, can beat it. Each earlier card is asked about
+    # alone (`_plays`), in hand order: a search for one card drops every state that has
+    # passed its place without it, where a search for "the earliest card" could drop
+    # nothing before the last place (clubs lie at every rank).
     easy: tuple[Card, Simple] | None = None
     for card in _distinct(pos.hand):
         found = simple_move(pos, card)
         if found is not None:
             easy = (card, found)
             break
-    if easy is not None and easy[0] == pos.hand[0]:
-        return _hint(pos, *easy)
-    bound = None if easy is None else -_order(easy[0])
-    solved = _solve(pos, "first", bound=bound)
-    if solved is None:
-        return None if easy is None else _hint(pos, *easy)
-    move, value = solved
-    card = next(c for c in pos.hand if _order(c) == -value)
-    return Hint(card=card, groups=_changed(pos.table, move.table), rearranges=True, move=move)
+    scens = _Scenarios(pos)
+    for card in _distinct(pos.hand):
+        if easy is not None and card == easy[0]:
+            return _hint(pos, *easy)
+        move = _one_card(pos, card, scens)
+        if move is not None:
+            return Hint(
+                card=card, groups=_changed(pos.table, move.table), rearranges=True, move=move
+            )
+    return None
 
 
 # ---- helpers ---------------------------------------------------------------------------------
 
 
+class _Scenarios:
+    """A position's joker scenarios, each with its loosened problem, built once for the
+    questions of one hint."""
+
+    def __init__(self, pos: Position) -> None:
+        self._pos = pos
+        self._built: list[tuple[Scenario, Scenario]] | None = None
+
+    def each(self) -> list[tuple[Scenario, Scenario]]:
+        if self._built is None:
+            self._built = [(relaxed(self._pos, s), s) for s in scenarios(self._pos)]
+        return self._built
+
+
+def _one_card(pos: Position, card: Card, scens: _Scenarios) -> Move | None:
+    """A legal move playing `card`, or None when none does (exact). A short search of the
+    whole table first (it settles most cards: a proof of none above all); then moves that
+    change one or two groups of the table (most playable cards play so); then the whole
+    search, which only a card played by a long chain of changes, or by none, needs."""
+    try:
+        return _plays(pos, card, scens, lambda p: solve(p, "first", -1, [_QUICK_WORK]))
+    except GaveUp:
+        pass
+    return _local(pos, card) or _plays(pos, card, scens, lambda p: solve(p, "first", -1))
+
+
+def _local(pos: Position, card: Card) -> Move | None:
+    """A legal move playing `card` that changes one or two groups of the table, found by
+    the exact search on those groups alone; None when there is none of that kind. A
+    search over two groups costs little, where one over the whole table carries every
+    way to lay all the rest."""
+    related = [i for i, group in enumerate(pos.table) if _near(card, group)]
+    for size in (1, 2):
+        for chosen in combinations(related, size):
+            part = tuple(pos.table[i] for i in chosen)
+            held = {c for g in part for c in g}
+            sub = position(
+                part,
+                {c: n for c, n in pos.names.items() if c in held},
+                pos.hand,
+                pos.variant,
+                pos.first_play,
+            )
+            found = _plays(sub, card, _Scenarios(sub), lambda p: solve(p, "first", -1))
+            if found is None:
+                continue
+            kept = tuple(g for i, g in enumerate(pos.table) if i not in chosen)
+            names = {c: n for c, n in pos.names.items() if c not in held}
+            move = _checked(pos, (*kept, *found.table), {**names, **dict(found.names)})
+            if move is not None:
+                return move
+    return None
+
+
+def _near(card: Card, group: Sequence[Card]) -> bool:
+    """A group a move playing `card` may take cards from: it holds a joker, a card of the
+    same rank, or one of the same suit at most two ranks away (K and A are neighbours)."""
+    rank, suit = _rank_suit(card)
+    for other in group:
+        if other.startswith("JK#"):
+            return True
+        o_rank, o_suit = _rank_suit(other)
+        if o_rank == rank or (
+            o_suit == suit and min(abs(o_rank - rank), 13 - abs(o_rank - rank)) <= 2
+        ):
+            return True
+    return False
+
+
+def _rank_suit(card: Card) -> tuple[int, str]:
+    face = card.partition("#")[0]
+    return face_index(face) % 13, face[-1]
+
+
+def _plays(
+    pos: Position, card: Card, scens: _Scenarios, search: Callable[[Problem], Solution | None]
+) -> Move | None:
+    """A legal move of some scenario that plays `card` (a copy of its face), or None when
+    none does, as far as `search` tells.
+
+    Each scenario's problem is asked with an order in which only this face comes early,
+    so that every state that has passed the face without using it is dropped. A hand
+    joker is played by some move exactly when any move exists (the natural cards before
+    it play in none)."""
+    if card.startswith("JK#"):
+        solved = _solve(pos, any_move=True)
+        return solved[0] if solved else None
+    name = card.partition("#")[0]
+    face = face_index(name)
+    order = tuple(0 if f == face else JOKER_INDEX - 1 for f in range(52))
+
+    def attempt(scen: Scenario) -> tuple[Move | None, bool]:
+        """A move of `scen` playing the card; whether `scen` has one at all."""
+        sol = search(msgspec.structs.replace(scen.problem, order=order))
+        if sol is None:
+            return None, False
+        move = _checked(pos, *to_table(pos, scen, sol.groups)[:2])
+        if move is not None and any(c.partition("#")[0] == name for c in move.added):
+            return move, True
+        return None, True
+
+    for loose, scen in scens.each():
+        move, some = attempt(loose)
+        if move is None and some:
+            move, _ = attempt(scen)
+        if move is not None:
+            return move
+    return None
+
+
 def _solve(
     pos: Position,
-    objective: Objective,
     *,
     any_move: bool = False,
-    bound: int | None = None,
     work: int | None = None,
 ) -> tuple[Move, int] | None:
-    """The best move that beats `bound`, with its value.
+    """The move adding the most hand cards, with that count (any move: `any_move`).
 
     Every table joker kept first (cheap, and a bound for the rest), then scenario by
     scenario (each combination of kept and freed jokers). Each is loosened first (nothing
@@ -185,41 +310,39 @@ def _solve(
     tracked search run."""
     every = scenarios(pos)
     effort = _Effort(work)  # GaveUp passes through to the caller who set a limit
-    best, settled = _attempt(pos, objective, relaxed(pos, every[0]), bound, None, effort)
+    best, settled = _attempt(pos, relaxed(pos, every[0]), None, effort)
     if not settled:
-        best, _ = _attempt(pos, objective, every[0], bound, best, effort)
-    if len(every) == 1 or _enough(pos, objective, best, any_move):
+        best, _ = _attempt(pos, every[0], best, effort)
+    if len(every) == 1 or _enough(pos, best, any_move):
         return best
     # Solving the loosest problem (every table joker wild) here would settle many positions
     # at once, but with two wild jokers it costs more than the scenarios it spares
     # (measured on 100 Carousel tables of 40 cards: 16.4 s against 6.0 s of CPU).
     for scen in every[1:]:
-        best, settled = _attempt(pos, objective, relaxed(pos, scen), bound, best, effort)
+        best, settled = _attempt(pos, relaxed(pos, scen), best, effort)
         if not settled:
-            best, _ = _attempt(pos, objective, scen, bound, best, effort)
-        if _enough(pos, objective, best, any_move):
+            best, _ = _attempt(pos, scen, best, effort)
+        if _enough(pos, best, any_move):
             break
     return best
 
 
 def _attempt(
     pos: Position,
-    objective: Objective,
     scen: Scenario,
-    bound: int | None,
     best: tuple[Move, int] | None,
     effort: _Effort,
 ) -> tuple[tuple[Move, int] | None, bool]:
-    """Search `scen` for a move better than `best` (and `bound`): the better of the two,
-    and whether `scen` is settled (nothing in it beats what is returned)."""
-    floor = bound if best is None else best[1]
-    sol = effort.solve(scen.problem, objective, floor)
+    """Search `scen` for a move adding more cards than `best`: the better of the two, and
+    whether `scen` is settled (nothing in it beats what is returned)."""
+    floor = None if best is None else best[1]
+    sol = effort.solve(scen.problem, floor)
     if sol is None:
         return best, True
     move = _checked(pos, *to_table(pos, scen, sol.groups)[:2])
     if move is None:
         return best, False
-    value = _value(move, objective)
+    value = len(move.added)
     if floor is not None and value <= floor:
         return best, value == sol.value
     return (move, value), value == sol.value
@@ -231,15 +354,8 @@ class _Effort:
     def __init__(self, work: int | None) -> None:
         self.left = None if work is None else [work]
 
-    def solve(self, problem: Problem, objective: Objective, bound: int | None) -> Solution | None:
-        return solve(problem, objective, bound, self.left)
-
-
-def _value(move: Move, objective: Objective) -> int:
-    """What the search's objective says of a move: cards added, or minus the first."""
-    if objective == "count":
-        return len(move.added)
-    return -min(_order(card) for card in move.added)
+    def solve(self, problem: Problem, bound: int | None) -> Solution | None:
+        return solve(problem, "count", bound, self.left)
 
 
 def _kept_move(pos: Position) -> Move | None:
@@ -295,18 +411,14 @@ def _joker_fits(pos: Position, group: tuple[Card, ...], names: Mapping[Card, str
     return out
 
 
-def _enough(
-    pos: Position, objective: Objective, best: tuple[Move, int] | None, any_move: bool
-) -> bool:
+def _enough(pos: Position, best: tuple[Move, int] | None, any_move: bool) -> bool:
     """Nothing better can be found: any move was asked for, or the hand empties, or the
     first card of the hand plays."""
     if best is None:
         return False
     if any_move:
         return True
-    if objective == "count":
-        return best[1] == len(pos.hand)
-    return best[1] == -_order(pos.hand[0])
+    return best[1] == len(pos.hand)
 
 
 def _checked(pos: Position, table: Table, names: Mapping[Card, str]) -> Move | None:
@@ -338,12 +450,6 @@ def _distinct(hand: tuple[Card, ...]) -> list[Card]:
             seen.add(face)
             out.append(card)
     return out
-
-
-def _order(card: Card) -> int:
-    """A card's place in hand order by face (every joker JOKER_INDEX)."""
-    face = card.partition("#")[0]
-    return JOKER_INDEX if face == "JK" else face_index(face)
 
 
 def _changed(before: Table, after: Table) -> tuple[int, ...]:
