@@ -222,11 +222,22 @@ class Game:
     over: Callable[[Any], bool]
     match_starts: Callable[[Any], bool] = lambda state: False  # a game without series
     hints: Callable[[Any, int], Any] | None = None
+    # every running wait of a game that times several seats at once (Bunco: one roller a
+    # play table), each named by its Timer's command_id: a wait runs from the moment its id
+    # first appeared. None: the game has at most the one wait of `timer` (and `wait`).
+    timers: Callable[[Any], tuple[Timer, ...]] | None = None
     # a seat's view from the spectator's (state, spectator's view, seat), for a game whose
     # seat views differ from it only in `seat`, `hand` and `legal`: the gateway then builds
     # one view a table version and splices each seat's message from its encoding, instead
     # of a whole view and an encoding per seat (None: every view is built whole)
     seat_view: Callable[[Any, Any, int], Any] | None = None
+
+    def running(self, state: Any) -> tuple[Timer, ...]:
+        """Every wait running in `state`: the game's `timers`, or its one `timer`."""
+        if self.timers is not None:
+            return self.timers(state)
+        one = self.timer(state)
+        return () if one is None else (one,)
 
     @property
     def command_types(self) -> tuple[type, ...]:

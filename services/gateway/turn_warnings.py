@@ -30,11 +30,12 @@ import msgspec
 
 from engine.table import evolve, new_table
 from services.gateway.presence import Presence
-from services.projections.deadlines import Deadline, timer, warning_at
-from services.projections.in_play import Tracked, Waiting, server_time, waiting_for
+from services.projections.deadlines import Deadline, timers, warning_at
+from services.projections.in_play import Tracked, server_time, waiting_for
 from services.store.port import EventStore
 from services.tables.codec import decode_event
 from services.tables.service import Loaded, TableService
+from services.tables.turns import wait_starts
 
 __all__ = ["TurnWarnings"]
 
@@ -44,7 +45,7 @@ _LOOK_UPS = 5  # reads of a table that changes meanwhile before leaving it to th
 
 class _Watch(msgspec.Struct, kw_only=True):
     tracked: Tracked
-    warned: Waiting | None = None
+    warned: set[str] = msgspec.field(default_factory=set)  # the waits warned of (their ids)
 
 
 class TurnWarnings:
@@ -88,12 +89,17 @@ class TurnWarnings:
         return sent
 
     async def _warn_if_due(self, watch: _Watch, now: datetime) -> int:
-        deadline = timer(watch.tracked)
-        at = None if deadline is None else warning_at(deadline)
-        if deadline is None or at is None or at > now or watch.warned == watch.tracked.waiting:
-            return 0
-        watch.warned = watch.tracked.waiting
-        return await self._warn(deadline, now)
+        """Warn of each running wait once (a game may time several seats at once)."""
+        running = timers(watch.tracked)
+        watch.warned &= {d.command_id for d in running}
+        sent = 0
+        for deadline in running:
+            at = warning_at(deadline)
+            if at is None or at > now or deadline.command_id in watch.warned:
+                continue
+            watch.warned.add(deadline.command_id)
+            sent += await self._warn(deadline, now)
+        return sent
 
     def _fail(self, table_id: str, exc: Exception) -> None:
         self._failed.add(table_id)
@@ -123,8 +129,10 @@ class TurnWarnings:
         if loaded.version <= tracked.version:
             return
         waiting = waiting_for(loaded.state)
+        now = self.now()
         if waiting != tracked.waiting:
-            tracked.waiting, tracked.since = waiting, self.now()
+            tracked.waiting, tracked.since = waiting, now
+        tracked.started = wait_starts(loaded.state, tracked.started, now)
         tracked.state, tracked.version = loaded.state, loaded.version
 
     async def _look_up(self, table_id: str) -> None:
@@ -135,7 +143,7 @@ class TurnWarnings:
         for _ in range(_LOOK_UPS):
             loaded = await self._service.load(table_id)
             waiting = waiting_for(loaded.state)
-            since = None if waiting is None else await self._began(table_id, loaded.version)
+            since, started = await self._began(table_id, loaded.version)
             if (await self._service.load(table_id)).version == loaded.version:
                 break
         else:
@@ -146,15 +154,20 @@ class TurnWarnings:
                 version=loaded.version,
                 state=loaded.state,
                 waiting=waiting,
-                since=since,
+                since=since if waiting is not None else None,
+                started=started,
             )
             self._watched[table_id] = _Watch(tracked=tracked)
 
-    async def _began(self, table_id: str, version: int) -> datetime | None:
-        """The server time of the batch that began the table's wait as of `version`: the
-        stream folded to there (once per table watched here), the wait's start being
-        where the game's answer last changed, as the clock counts it."""
+    async def _began(
+        self, table_id: str, version: int
+    ) -> tuple[datetime | None, dict[str, datetime]]:
+        """The server time of the batch that began the table's wait as of `version`, and
+        (a game with several waits at once) each running wait's: the stream folded to
+        there (once per table watched here), a wait's start being where the game's answer
+        last changed, or where its id first appeared, as the clock counts it."""
         state, waiting, since = new_table(table_id), None, None
+        started: dict[str, datetime] = {}
         for row in await self._store.read_stream(table_id):
             if row.version > version:
                 break
@@ -162,7 +175,8 @@ class TurnWarnings:
             now = waiting_for(state)
             if now != waiting:
                 waiting, since = now, None if now is None else server_time(row)
-        return since
+            started = wait_starts(state, started, server_time(row))
+        return since, started
 
     async def _warn(self, deadline: Deadline, now: datetime) -> int:
         sessions = self._presence.sessions(deadline.table_id, deadline.seat)

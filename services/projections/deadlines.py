@@ -8,6 +8,9 @@ however often, the store appends it once, and the engine refuses it once its tur
   (PF-TIMER-1: options.turn_seconds from the batch that started the turn, then Timeout
   under `timeout:<deal>:<turn>:draw`) or the discard window (PF-TIMER-3..6: 5 s from the
   batch with TurnTimedOut, then Timeout under `timeout:<deal>:<turn>:discard`);
+- in a game that times several seats at once (`Game.timers`: Bunco, PF-TIMER-7/8 and
+  BU-AMB-13, one roller a play table), every running wait, each from the batch in which
+  its command id first appeared (`services/tables/turns.py` `wait_starts`);
 - an away seat (PF-CONN-2/3, free tables only): 60 s from the batch with
   SeatDisconnected, then ReplaceWithBot under `replace:<seat>:<version of that event>`.
 
@@ -43,6 +46,7 @@ __all__ = [
     "Deadline",
     "deadlines",
     "timer",
+    "timers",
     "utc_now",
     "warning_at",
 ]
@@ -92,12 +96,37 @@ def timer(tracked: Tracked) -> Deadline | None:
     )
 
 
+def timers(tracked: Tracked) -> list[Deadline]:
+    """Every running wait of the table: the one of `timer`, or for a game that times
+    several seats at once (`Game.timers`) each of them, from its own start."""
+    state = tracked.state
+    game = state.game_state
+    if game is None or state.status != "playing" or game_of(state).timers is None:
+        one = timer(tracked)
+        return [] if one is None else [one]
+    out = []
+    for wait in game_of(state).running(game):
+        since = tracked.started.get(wait.command_id)
+        if since is None:  # pragma: no cover - the model records every wait it folds
+            continue
+        out.append(
+            Deadline(
+                table_id=tracked.table_id,
+                kind=wait.kind,
+                at=since + timedelta(seconds=wait.seconds),
+                seat=wait.seat,
+                command=wait.command,
+                command_id=wait.command_id,
+                deal=getattr(game, "deal", getattr(game, "round", 0)),
+                turn=getattr(game, "turn_no", 0),
+            )
+        )
+    return out
+
+
 def deadlines(tracked: Tracked) -> list[Deadline]:
-    """Every deadline of the table now: its running wait and its away seats' graces."""
-    out: list[Deadline] = []
-    running = timer(tracked)
-    if running is not None:
-        out.append(running)
+    """Every deadline of the table now: its running waits and its away seats' graces."""
+    out: list[Deadline] = timers(tracked)
     state = tracked.state
     if state.status == "playing" and bots_may_sit(state):  # PF-BOT-3: never at a coin table
         for seat, (since, version) in sorted(tracked.away.items()):

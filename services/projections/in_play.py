@@ -42,7 +42,7 @@ from services.store.port import Checkpoint, Snapshot, StoredEvent
 from services.tables.codec import ENGINE_VERSION, decode_event, open_snapshot, seal_snapshot
 from services.tables.hidden import KeyMismatch, Unreadable
 from services.tables.quarantine import Quarantine, QuarantineStore
-from services.tables.turns import Waiting, waiting_for
+from services.tables.turns import Waiting, wait_starts, waiting_for
 
 __all__ = [
     "LogReader",
@@ -83,6 +83,8 @@ class Tracked(msgspec.Struct, kw_only=True):
     state: TableState
     waiting: Waiting | None = None
     since: datetime | None = None  # when `waiting` began
+    # a game with several waits at once (Game.timers): each one's command id -> its start
+    started: dict[str, datetime] = msgspec.field(default_factory=dict)
     changed: datetime | None = None  # when the table last changed
     away: dict[int, tuple[datetime, int]] = msgspec.field(default_factory=dict)
     # seat -> (when it went away, the version of its SeatDisconnected)
@@ -272,6 +274,7 @@ class TablesInPlay:
         waiting = waiting_for(tracked.state)
         if waiting != tracked.waiting:
             tracked.waiting, tracked.since = waiting, at if waiting is not None else None
+        tracked.started = wait_starts(tracked.state, tracked.started, at)
         old_seats = before.seats or tracked.state.seats  # none before TableCreated
         for seat, (old, new) in enumerate(zip(old_seats, tracked.state.seats, strict=True), 1):
             if new.presence == "away" and old.presence != "away":

@@ -10,16 +10,22 @@ What a table waits for is the game's word too (`Game.wait`: phase, unit, turn, p
 turn): a wait begins at the batch after which that answer changed, for every game alike
 (a Banakil deal dealt or a card discarded, a rummy turn ended), so no reader lists a
 game's events to find it.
+
+A game that times several seats at once (`Game.timers`: Bunco, one roller a play table)
+names each wait by its timer's command id instead, and each runs from the batch after
+which its id first appeared (`wait_starts`), so one table's roll never restarts another
+table's clock.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from engine.table import TableState
 from services.tables.games import game_of
 
-__all__ = ["Waiting", "turn_deadline", "waiting_for"]
+__all__ = ["Waiting", "turn_deadline", "wait_starts", "waiting_for"]
 
 # (phase, unit, turn number, part of the turn): what a playing table waits for now. A
 # turn's timer runs from the moment this last changed; the same turn of another unit, or
@@ -43,3 +49,18 @@ def turn_deadline(state: TableState, since: datetime | None) -> datetime | None:
         return None
     timer = game_of(state).timer(game)
     return None if timer is None else since + timedelta(seconds=timer.seconds)
+
+
+def wait_starts(
+    state: TableState, started: Mapping[str, datetime], at: datetime
+) -> dict[str, datetime]:
+    """For a game with several waits at once (`Game.timers`): when each wait running in
+    `state` began, `at` for one not in `started` (the starts known before this batch).
+    Empty for every other game, and when the table is not being played."""
+    game = state.game_state
+    if state.status != "playing" or game is None or game.phase == "over":
+        return {}
+    played = game_of(state)
+    if played.timers is None:
+        return {}
+    return {t.command_id: started.get(t.command_id, at) for t in played.timers(game)}
