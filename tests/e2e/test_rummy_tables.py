@@ -284,9 +284,18 @@ async def test_a_player_who_leaves_is_replaced_by_the_bot_which_plays_his_hand(
         if first["view"]["turn"] == 1:  # seat 1 draws, which ends his turn (RM-TAH-4)
             assert (await socket.command({"type": "Draw"}))["type"] == "accepted"
         async with bots_running(served, {table_id}) as bots:
-            after = await socket.wait_for_view(
-                lambda m: m["view"]["turn"] == 1 and m["view"]["turn_no"] >= 2
-            )
+            try:
+                after = await socket.wait_for_view(
+                    lambda m: m["view"]["turn"] == 1 and m["view"]["turn_no"] >= 2, timeout=30
+                )
+            except TimeoutError:  # say where it stopped: the store, the worker, the socket
+                rows = await served.store.read_stream(table_id)
+                stored = [(r.version, r.type, r.metadata.seat) for r in rows[-6:]]
+                shown = [m.get("type") for m in socket.messages[-6:]]
+                raise AssertionError(
+                    f"no view of the bot's move: stored {stored}, bot moves {bots.moves}, "
+                    f"socket got {shown}"
+                ) from None
         assert bots.moves >= 1
         moved = [
             r
