@@ -61,7 +61,7 @@ DRAW_LABELS: tuple[DrawLabel, ...] = get_args(DrawLabel)
 # The modules whose import registers a built-in game. The one place that names the games,
 # with the default: the game of a request, a record or a bench that names none (the only
 # game there was before tables named theirs).
-_BUILT_IN = ("engine.banakil.game", "engine.rummy.game", "engine.bunco.game")
+_BUILT_IN = ("engine.banakil.game", "engine.rummy.game", "engine.bunco.game", "engine.dice.game")
 DEFAULT_GAME = "banakil"
 _GAMES: dict[str, Game] = {}
 _LOADED: list[bool] = []  # non-empty once the built-in games are imported
@@ -100,6 +100,14 @@ class Unit:
     the client seeds and the window's close from it (engine/fairness.py), folds their
     events into the game's state (the game reads its secret and E there for its draws), and
     reveals the secret right after the event `ends` numbers.
+
+    `timed_deal`: the services time the system's Deal of a committed unit: when its seed
+    window closes (PF-AMB-12 h), and for a unit that follows another not before the
+    end-of-deal screen is over (PF-REVEAL-3, SAHRA_REVEAL_SECONDS). False for a unit that
+    a seat's own command draws and ends (the dice tool's Roll, PF-DICE-1): nothing waits
+    for a Deal there, so nothing is timed; the seat's seed window lasts until it draws
+    (its seed, if any, comes before its own roll), and the next unit may be played the
+    moment it is committed.
     """
 
     name: str
@@ -110,6 +118,7 @@ class Unit:
     ends: Callable[[Any], int | None]
     ending: tuple[str, ...]
     lifecycle: Callable[[Any], fairness.Lifecycle]
+    timed_deal: bool = True
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -111,14 +111,15 @@ class Due(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def due(state: Any, timing: SeedTiming) -> Due | None:
-    """The deadline a table (`engine.table.TableState`) is under now, if any."""
+    """The deadline a table (`engine.table.TableState`) is under now, if any; never one
+    for a unit that a seat draws itself (`Unit.timed_deal` False: the dice tool's roll)."""
     game = state.game_state
     if state.status != "playing" or game is None:
         return None
     rules = game_of(state)
     life = rules.unit.lifecycle(game)  # the table's fairness lifecycle (engine/fairness.py)
-    if not life.committed:
-        return None
+    if not life.committed or not rules.unit.timed_deal:
+        return None  # nothing to time: no unit waits, or a seat's own command draws it
     if awaits_cut(rules, game):
         if life.window:  # PF-AMB-12 h: the seeds first, before the host may cut
             if window_may_close(state, timing.seed_window):

@@ -1,0 +1,188 @@
+"""The record of a dice-tool table (docs/deal-format.md §10.4): read, replayed, audited.
+
+A record holds the table's rolls 1..n, each with its revealed secret, the seat's client
+seed, every command after the roll's commitment (the seat's SendClientSeed and Roll, the
+system's Deal, a Stop) and the events as stored. Each roll is decided again, in order,
+from its revealed secret: the secret must hash to the recorded commitment, every command
+must be accepted, and the events must be exactly the recorded ones. A changed die is
+found at its roll, named with the dice the secret gives. The rolls after a failed one are
+not checked (a record that lies once is not read further).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal
+
+import msgspec
+from msgspec.structs import replace
+
+from engine import protocol
+from engine.dice.evolve import evolve
+from engine.dice.messages import Command, CommitSeed, DiceThrown, Event, SeedCommitted
+from engine.dice.options import DiceOptions, options_from
+from engine.dice.rules import decide
+from engine.dice.state import State, Thrown
+from engine.errors import RuleViolation
+
+__all__ = [
+    "Record",
+    "Report",
+    "RollLog",
+    "RollVerdict",
+    "Verdict",
+    "build",
+    "decode",
+    "options_of",
+    "replay",
+    "units",
+    "verify",
+]
+
+_SYSTEM = 0
+
+
+class RollLog(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    number: int
+    secret: str
+    client_seeds: tuple[str, ...]
+    commands: tuple[tuple[int, Command], ...]
+    events: tuple[Event, ...]
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    game: Literal["dice"]
+    options: dict[str, Any] = {}
+    seats: tuple[str, ...]
+    host: int = 1
+    rolls: tuple[RollLog, ...]
+
+
+class RollVerdict(msgspec.Struct, frozen=True, kw_only=True):
+    number: int
+    passed: bool
+    check: str | None = None
+    detail: str | None = None
+
+
+class Verdict(msgspec.Struct, frozen=True, kw_only=True):
+    passed: bool
+    rolls: tuple[RollVerdict, ...]
+
+
+class Report(msgspec.Struct, frozen=True, kw_only=True):
+    """What `sahra replay` prints: every roll of the record as the rules derive it (its
+    dice, commitment, client seed and revealed secret), and whether the table stopped."""
+
+    rolls: tuple[Thrown, ...]
+    stopped: bool
+
+
+def options_of(options: DiceOptions) -> dict[str, Any]:
+    """A record's "options": the tool has none."""
+    return {}
+
+
+def build(log: protocol.TableLog) -> Record:
+    rolls = []
+    for unit in log.units:
+        if unit.secret is None:  # pragma: no cover - a roll is never stacked
+            raise ValueError(f"roll {unit.number} has no secret to verify")
+        rolls.append(
+            RollLog(
+                number=unit.number,
+                secret=unit.secret,
+                client_seeds=unit.client_seeds,
+                commands=unit.commands,
+                events=unit.events,
+            )
+        )
+    return Record(
+        game="dice", options=log.options, seats=log.seats, host=log.host, rolls=tuple(rolls)
+    )
+
+
+def _start(record: Record) -> State:
+    return State(options=options_from(None, **record.options), host=record.host)
+
+
+def verify(record: Record) -> Verdict:
+    try:
+        state = _start(record)
+    except RuleViolation as exc:
+        bad = RollVerdict(number=1, passed=False, check="options", detail=exc.message)
+        return Verdict(passed=False, rolls=(bad,))
+    out: list[RollVerdict] = []
+    for log in record.rolls:
+        verdict, state = _roll(state, log)
+        out.append(verdict)
+        if not verdict.passed:
+            break
+    return Verdict(passed=all(v.passed for v in out), rolls=tuple(out))
+
+
+def _roll(state: State, log: RollLog) -> tuple[RollVerdict, State]:
+    def failed(check: str, detail: str) -> tuple[RollVerdict, State]:
+        return RollVerdict(number=log.number, passed=False, check=check, detail=detail), state
+
+    try:
+        secret = bytes.fromhex(log.secret)
+    except ValueError:
+        return failed("secret", "the revealed secret is not hex")
+    recorded = list(log.events)
+    if not recorded or not isinstance(recorded[0], SeedCommitted):
+        return failed("commitment", "the roll does not open with its commitment")
+    if recorded[0].commitment != hashlib.sha256(secret).hexdigest():
+        return failed("commitment", "the revealed secret does not hash to the commitment")
+    derived: list[Event] = []
+    steps = ((_SYSTEM, CommitSeed(secret=log.secret)), *log.commands)
+    for i, (seat, command) in enumerate(steps):
+        try:
+            events = decide(state, seat, command)
+        except RuleViolation as exc:
+            return failed("commands", f"command {i} is refused: {exc.message}")
+        for event in events:
+            state = evolve(state, event)
+        derived.extend(events)
+    derived[0] = replace(derived[0], secret="")
+    if derived != recorded:
+        pairs = enumerate(zip(recorded, derived, strict=False))
+        at = next((i for i, (a, b) in pairs if a != b), min(len(recorded), len(derived)))
+        return failed("events", _difference(at, recorded, derived))
+    return RollVerdict(number=log.number, passed=True), state
+
+
+def _difference(at: int, recorded: list[Event], derived: list[Event]) -> str:
+    """Which event differs; for a roll, its number and the dice both ways."""
+    if at >= len(recorded):
+        return f"event {at} (nothing) differs from the one the rules derive"
+    event = recorded[at]
+    shown = f"event {at} ({type(event).__name__})"
+    if isinstance(event, DiceThrown):
+        shown += f" of roll {event.roll}, dice {list(event.dice)}"
+        other = derived[at] if at < len(derived) else None
+        if isinstance(other, DiceThrown) and other.dice != event.dice:
+            shown += f" (the secret gives {list(other.dice)})"
+    return f"{shown} differs from the one the rules derive"
+
+
+def replay(record: Record) -> Report:
+    """Every roll as the rules derive it from the record's secrets and commands."""
+    state = _start(record)
+    thrown: list[Thrown] = []
+    for log in record.rolls:
+        for seat, command in ((_SYSTEM, CommitSeed(secret=log.secret)), *log.commands):
+            for event in decide(state, seat, command):
+                state = evolve(state, event)
+        thrown.extend(t for t in state.history if t.roll == log.number)
+    return Report(rolls=tuple(thrown), stopped=state.phase == "over")
+
+
+def units(verdict: Verdict) -> tuple[protocol.UnitVerdict, ...]:
+    return tuple(
+        protocol.UnitVerdict(number=v.number, passed=v.passed, check=v.check, detail=v.detail)
+        for v in verdict.rolls
+    )
+
+
+decode = msgspec.json.Decoder(Record).decode
