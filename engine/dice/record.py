@@ -72,10 +72,12 @@ class Verdict(msgspec.Struct, frozen=True, kw_only=True):
 
 class Report(msgspec.Struct, frozen=True, kw_only=True):
     """What `sahra replay` prints: every roll of the record as the rules derive it (its
-    dice, commitment, client seed and revealed secret), and whether the table stopped."""
+    dice, commitment, client seed and revealed secret), and whether the seat ended the
+    table (`ended`; not `stopped`, which `sahra replay` reads as a replay stopped at a
+    rejected command)."""
 
     rolls: tuple[Thrown, ...]
-    stopped: bool
+    ended: bool
 
 
 def options_of(options: DiceOptions) -> dict[str, Any]:
@@ -175,7 +177,7 @@ def replay(record: Record) -> Report:
             for event in decide(state, seat, command):
                 state = evolve(state, event)
         thrown.extend(t for t in state.history if t.roll == log.number)
-    return Report(rolls=tuple(thrown), stopped=state.phase == "over")
+    return Report(rolls=tuple(thrown), ended=state.phase == "over")
 
 
 def units(verdict: Verdict) -> tuple[protocol.UnitVerdict, ...]:

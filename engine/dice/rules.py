@@ -33,12 +33,14 @@ _DICE = 3  # PF-DICE-1: three dice at once
 
 
 def lifecycle(state: State) -> fairness.Lifecycle:
-    """The roll's place in the table's lifecycle: committed from its commitment until it
-    is rolled, the seat's window open until it rolls (or the system closes it)."""
+    """The roll's place in the table's lifecycle: committed (waiting on the lifecycle)
+    from its commitment while the seat's seed window is open; the window closes when the
+    seat rolls, or when the system closes it, after which only the seat's roll is awaited
+    (so the services' follow-ups send no second Deal)."""
     return fairness.Lifecycle(
         unit=state.roll,
         awaiting_secret=state.phase == "seeding",
-        committed=state.phase == "ready",
+        committed=state.phase == "ready" and state.window,
         window=state.window,
         seeds_sent=(state.seed_sent,),
         secret=state.secret,
