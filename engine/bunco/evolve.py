@@ -115,12 +115,11 @@ def evolve(state: State, event: Event) -> State:
 
 
 def _started(state: State, event: RoundStarted) -> State:
-    seeds = state.client_seeds or ("",) * state.seats
     return replace(
         state,
         phase="play",
         seed_window=False,
-        entropy=fair.entropy(seeds),
+        entropy=fair.entropy(state.client_seeds),
         target=event.target,
         tables=tuple(PlayTable(seats=seats) for seats in event.tables),
         order=state.order or _order(event.tables),
@@ -132,8 +131,8 @@ def _started(state: State, event: RoundStarted) -> State:
 
 
 def _order(tables: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
-    """BU-AMB-9: P1..P4 are the 4 players' round-1 seats (one table only)."""
-    return tables[0] if len(tables) == 1 else ()
+    """BU-AMB-9: P1..P4 are the round-1 seats of the head table (read with one table only)."""
+    return tables[0]
 
 
 def _add(values: tuple[int, ...], place: int, yes: bool) -> tuple[int, ...]:

@@ -45,9 +45,8 @@ def drawn(secret: bytes, entropy: str, places: int) -> Seating:
 
 def check_seating(tables: Sequence[Sequence[int]], places: int) -> str | None:
     """Why `tables` is not a seating of the places 1..n (None when it is one)."""
-    count = places // _SEATS
-    if len(tables) != count or any(len(t) != _SEATS for t in tables):
-        return f"{places} places sit at {count} table(s) of {_SEATS}"
+    if len(tables) * _SEATS != places or any(len(t) != _SEATS for t in tables):
+        return f"{places} places sit at {places // _SEATS} table(s) of {_SEATS}"
     seated = sorted(p for t in tables for p in t)
     if seated != list(range(1, places + 1)):
         return f"every place from 1 to {places} sits exactly once"

@@ -110,7 +110,7 @@ def _deal(state: State, seat: int) -> tuple[Event, ...]:
         raise RuleViolation("wrong_phase", "PF-FAIR-1", "no committed round is waiting")
     target = (state.round - 1) % 6 + 1
     if state.round == 1 and not state.assigned:
-        entropy = fair.entropy(state.client_seeds or ("",) * state.seats)
+        entropy = fair.entropy(state.client_seeds)
         places = state.options.places
         tables = movement.drawn(bytes.fromhex(state.secret), entropy, places)
         return (RoundStarted(round=state.round, target=target, tables=tables, drawn=True),)
@@ -122,7 +122,7 @@ def _assign(state: State, seat: int, tables: Sequence[Sequence[int]]) -> tuple[E
     seating is part of round 1's record) and before the first roll."""
     if seat != state.host:
         raise RuleViolation("host_only", "BU-SET-7", "only the host assigns the seats")
-    if state.rolled or state.round > 1 or state.phase == "over":
+    if state.rolled:  # from the first roll on (every later round, and the evening's end)
         raise RuleViolation(
             "seats_fixed", "BU-SET-7", "seats are assigned before the first roll of the evening"
         )
@@ -167,9 +167,8 @@ def _timeout(state: State, seat: int, round_no: int, table: int, roll_no: int) -
     """PF-TIMER-8, BU-AMB-13: the system rolls for the awaited player, never skips him."""
     if seat != _SYSTEM:
         raise RuleViolation("system_only", "PF-TIMER-8", "only the clock times a roll out")
-    if (
-        state.phase != "play"
-        or round_no != state.round
+    if (  # out of play nothing is awaited
+        round_no != state.round
         or table not in awaited(state)
         or roll_no != state.tables[table - 1].rolls + 1
     ):

@@ -67,7 +67,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     # the seating
     seating: Seating = ()  # the next round's: the host's (round 1) or the movement's
     assigned: bool = False  # BU-SET-7: the host seated round 1
-    order: tuple[int, ...] = ()  # BU-AMB-9: P1..P4, the 4 players' first-round seats
+    order: tuple[int, ...] = ()  # BU-AMB-9: P1..P4, the head table's first-round seats
     # the round
     target: int = 0
     tables: tuple[PlayTable, ...] = ()

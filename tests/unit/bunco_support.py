@@ -6,6 +6,10 @@ the place `k` in the fixed secret's stream where rolls with those dice follow ea
 (`find`), and builds a round in play whose roll counter stands at `k` (`playing`).
 `step` decides a command and folds its events (checking that `decide` changed nothing);
 `refused` checks that a command is refused with a code and a rule ID and changes nothing.
+
+Whole evenings are played once a test session (`evening`, cached); `fresh_caches` empties
+that cache and the dice module's open streams when a session starts, because mutmut runs
+each mutant's session in a process forked from one that has filled them already.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import pytest
 from msgspec.structs import replace
 
 from engine import fair, protocol
-from engine.bunco import record
+from engine.bunco import dice, record
 from engine.bunco.autoplay import random_step
 from engine.bunco.evolve import evolve
 from engine.bunco.game import initial
@@ -37,6 +41,7 @@ __all__ = [
     "evening",
     "find",
     "fold",
+    "fresh_caches",
     "playing",
     "refused",
     "same",
@@ -104,7 +109,7 @@ def playing(
         seeds_sent=(False,) * players,
         entropy=ENTROPY,
         target=target,
-        order=tuple(seated[0]) if count == 1 else (),
+        order=tuple(seated[0]),
         tables=tuple(
             PlayTable(
                 seats=tuple(seats),
@@ -116,6 +121,13 @@ def playing(
         rolls=rolls,
         bell=bell,
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fresh_caches() -> None:
+    """Import this into a test module: its session plays the evenings under its own code."""
+    evening.cache_clear()
+    dice._drawn.cache_clear()
 
 
 def fold(state: State, events: Iterable[Event]) -> State:

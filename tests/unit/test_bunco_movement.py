@@ -24,7 +24,15 @@ from engine.bunco.messages import (
 )
 from engine.bunco.movement import check_seating, moved, rotation, team_of
 from engine.bunco.view import legal
-from tests.unit.bunco_support import SECRET, evening, find, playing, refused, step
+from tests.unit.bunco_support import (
+    SECRET,
+    evening,
+    find,
+    fresh_caches,  # noqa: F401 - autouse, see its docstring
+    playing,
+    refused,
+    step,
+)
 
 _SYSTEM = 0
 A, B, C, D, E, F, G, H, I, J, K, L = range(1, 13)  # noqa: E741 - the rules name them so

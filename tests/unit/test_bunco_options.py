@@ -12,7 +12,11 @@ from engine import protocol
 from engine.bunco.messages import Command, DiceRolled
 from engine.bunco.options import BuncoOptions, options_from
 from engine.errors import RuleViolation
-from tests.unit.bunco_support import evening, fold
+from tests.unit.bunco_support import (
+    evening,
+    fold,
+    fresh_caches,  # noqa: F401 - autouse, see its docstring
+)
 
 
 def test_the_defaults_are_twelve_players_four_sets_no_wipeout_ten_seconds() -> None:

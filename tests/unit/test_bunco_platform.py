@@ -28,7 +28,15 @@ from engine.bunco.rules import decide
 from engine.bunco.view import View, view
 from engine.table import CreateTable, StartTable, TakeSeat
 from services.tables.codec import decode_command, decode_event, decode_state, encode_event
-from tests.unit.bunco_support import SECRET, evening, fold, playing, step, table_log
+from tests.unit.bunco_support import (
+    SECRET,
+    evening,
+    fold,
+    fresh_caches,  # noqa: F401 - autouse, see its docstring
+    playing,
+    step,
+    table_log,
+)
 
 _SYSTEM = 0
 

@@ -32,7 +32,16 @@ from engine.bunco.messages import (
 from engine.bunco.movement import TABLE_NAMES, team_of
 from engine.bunco.state import State
 from engine.bunco.view import legal, view
-from tests.unit.bunco_support import SECRET, evening, find, playing, refused, same, step
+from tests.unit.bunco_support import (
+    SECRET,
+    evening,
+    find,
+    fresh_caches,  # noqa: F401 - autouse, see its docstring
+    playing,
+    refused,
+    same,
+    step,
+)
 
 _SYSTEM = 0
 Dice = tuple[int, int, int]

@@ -19,7 +19,15 @@ from engine.bunco.dice import roll as roll_dice
 from engine.bunco.messages import DiceRolled, Roll
 from engine.bunco.scoring import score
 from engine.bunco.view import legal
-from tests.unit.bunco_support import ENTROPY, SECRET, find, playing, same, step
+from tests.unit.bunco_support import (
+    ENTROPY,
+    SECRET,
+    find,
+    fresh_caches,  # noqa: F401 - autouse, see its docstring
+    playing,
+    same,
+    step,
+)
 
 _ALL_ROLLS = list(itertools.product(range(1, 7), repeat=3))
 _LOW = 2  # with 8 players table 2 is the low table: 21 there rings no bell (BU-END-6)

@@ -11,7 +11,10 @@ import pytest
 from engine.bunco.messages import DiceRolled, EveningEnded, RoundEnded, RoundStarted
 from engine.bunco.movement import team_of
 from engine.bunco.scoring import standings
-from tests.unit.bunco_support import evening
+from tests.unit.bunco_support import (
+    evening,
+    fresh_caches,  # noqa: F401 - autouse, see its docstring
+)
 
 
 def test_shared_most_wins_and_a_separate_most_buncos_bu_ex_13() -> None:
