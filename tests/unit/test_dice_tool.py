@@ -8,7 +8,10 @@ PF-AMB-13, PF-ROOM-2, PF-ROOM-5, PF-BOT-1, PF-REVEAL-3.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -31,8 +34,10 @@ from engine.dice.messages import (
 )
 from engine.dice.options import DiceOptions, options_from
 from engine.dice.state import KEPT
+from engine.dice.view import View
 from engine.errors import RuleViolation
 from engine.table import CreateTable, StartTable, TableState, TakeSeat
+from services.gateway.messages import decode_client
 from services.tables.followups import next_follow_up
 from services.tables.seeds import Due, SeedTiming, due
 
@@ -362,3 +367,39 @@ def test_the_random_player_and_the_scripted_client_roll_through_the_rules() -> N
         seen = GAME.view(state, _PHONE)
         assert (kit.client(seen, options_from(), rng, False) is None) == (state.phase != "ready")
     assert rolls >= 75 and state.rolls == rolls
+
+
+# --- docs/protocol.md, "The dice tool" --------------------------------------------------
+
+_DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+_DOC_EXAMPLE = re.compile(r"<!-- dice-example: ([\w-]+) -->\n```\n(.*?)\n```", re.S)
+
+
+def _doc_examples() -> dict[str, str]:
+    found = _DOC_EXAMPLE.findall(_DOC.read_text(encoding="utf-8"))
+    assert len(found) == len(dict(found)) >= 7
+    return dict(found)
+
+
+@pytest.mark.parametrize("name", sorted(_doc_examples()))
+def test_each_dice_example_of_the_protocol_doc_decodes_with_the_tools_structs(name: str) -> None:
+    raw = _doc_examples()[name]
+    value = json.loads(raw)
+    if name == "create":
+        assert value["game"] == "dice" and GAME.options_from(None, **value.get("options", {}))
+    elif name.startswith("command"):
+        command_id, command = decode_client(raw.encode(), 64 * 1024, GAME)
+        assert command_id == value["command_id"]
+        assert msgspec.to_builtins(command) == value["command"]
+    elif name.startswith("event"):
+        event = msgspec.json.decode(raw.encode(), type=GAME.event, strict=True)
+        assert json.loads(msgspec.json.encode(event)) == value
+    else:
+        shown = msgspec.json.decode(raw.encode(), type=View, strict=True)
+        assert json.loads(msgspec.json.encode(shown)) == value
+        for thrown in shown.last:  # the example's roll is a real one
+            assert (
+                thrown.commitment == hashlib.sha256(bytes.fromhex(thrown.secret or "")).hexdigest()
+            )
+            entropy = fair.entropy([thrown.client_seed])
+            assert thrown.dice == fair.dice(bytes.fromhex(thrown.secret or ""), entropy, 3)
