@@ -16,6 +16,7 @@ import hashlib
 import json
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -25,31 +26,44 @@ from engine import fair
 from services.bus.nats import NatsBus
 from services.gateway.app import create_app
 from services.gateway.settings import Settings
-from services.store.migrate import migrate
 from services.store.postgres import PostgresEventStore
 from services.tables.seeds import Deadlines
+from services.verifier.audit import audit
 from tests.e2e.gateway_support import Client, running
+from tests.service_support import scratch_database
 
 _ROLLS = 6
+
+
+@dataclass
+class Served:
+    base: str
+    http: httpx.AsyncClient
+    store: PostgresEventStore
+    deadlines: Deadlines  # the gateway's timers before a unit (services/tables/seeds.py)
 
 
 @pytest.fixture
 async def served(
     database_url: str, nats_url: str, monkeypatch: pytest.MonkeyPatch
-) -> AsyncIterator[tuple[str, httpx.AsyncClient, Deadlines]]:
+) -> AsyncIterator[Served]:
     # the defaults of a real server, not the tests' zeros: a pause would show in the time
     monkeypatch.setenv("SAHRA_SEED_WINDOW_SECONDS", "3")
     monkeypatch.setenv("SAHRA_REVEAL_SECONDS", "8")
-    await migrate(database_url)
-    store = await PostgresEventStore.connect(database_url)
-    bus = await NatsBus.connect(nats_url)
-    app = create_app(store, bus, Settings(token_secret=b"dice-tool-e2e-secret-0123456789"))
-    try:
-        async with running(app) as base, httpx.AsyncClient(base_url=base, timeout=15) as http:
-            yield base, http, app.state.gateway.service.deadlines
-    finally:
-        await bus.close()
-        await store.close()
+    # a database of its own (dropped after): `sahra verify --all` audits this table alone
+    async with scratch_database(database_url, "dice_tool") as url:
+        store = await PostgresEventStore.connect(url)
+        bus = await NatsBus.connect(nats_url)
+        app = create_app(store, bus, Settings(token_secret=b"dice-tool-e2e-secret-0123456789"))
+        try:
+            async with (
+                running(app) as base,
+                httpx.AsyncClient(base_url=base, timeout=15) as http,
+            ):
+                yield Served(base, http, store, app.state.gateway.service.deadlines)
+        finally:
+            await bus.close()
+            await store.close()
 
 
 def _ready(roll: int) -> Any:
@@ -63,9 +77,9 @@ def _ready(roll: int) -> Any:
 
 
 async def test_one_phone_rolls_three_dice_again_and_again_each_roll_committed_and_verified(
-    served: tuple[str, httpx.AsyncClient, Deadlines],
+    served: Served,
 ) -> None:
-    base, http, deadlines = served
+    base, http, deadlines = served.base, served.http, served.deadlines
     created = await http.post("/tables", json={"game": "dice", "player": "Salma"})
     assert created.status_code == 201, created.text
     table_id, token = created.json()["table_id"], created.json()["token"]
@@ -160,6 +174,12 @@ async def test_one_phone_rolls_three_dice_again_and_again_each_roll_committed_an
         assert hashlib.sha256(bytes.fromhex(unrolled["secret"])).hexdigest() == view["commitment"]
         last = (await http.get(f"/verify/{table_id}-{_ROLLS + 1}")).json()
         assert last["verdict"]["passed"] is True, last["verdict"]
+
+        # `sahra verify --all`: every roll of the table is audited, each by the dice tool
+        summary = await audit(served.store)
+        assert (summary.tables, summary.deals, summary.verified) == (1, _ROLLS + 1, _ROLLS + 1)
+        listed = (await http.get(f"/tables/{table_id}")).json()
+        assert listed["status"] == "finished" and listed["seats"][0]["player"] == "Salma"
     finally:
         for client in (phone, watcher):
             await client.close()
