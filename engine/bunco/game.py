@@ -6,7 +6,9 @@ PF-ROOM-5, BU-SIZE-4); the play tables live inside the game. The unit of play is
 client seeds are in (PF-AMB-12 h), ended by RoundEnded, when the table reveals its secret.
 Every play table waits for its own roller at once (`awaiting`, `timers`); each roll is
 timed (PF-TIMER-7, 10 s by default) and when it runs out the system rolls for the player
-(PF-TIMER-8). The seam takes one timer today (`timer`, the first of `timers`).
+(PF-TIMER-8). The seam takes them all (`Game.timers`): the clock times each table's roller
+from the roll that made him the roller, so one table's roll never restarts another's
+clock; `timer` (the first of them) is the countdown a view shows.
 """
 
 from __future__ import annotations
@@ -129,6 +131,7 @@ GAME = protocol.register(
         ),
         awaiting=awaiting,
         timer=timer,
+        timers=timers,
         wait=_wait,
         bot=_bot_move,
         summary=_summary,
