@@ -12,8 +12,9 @@ the same inputs always give the same deck (replay and the Verify page depend on 
 
 There is one form of E only. No seats or no seeds at all is ``entropy([])``, the hash of
 the empty string; seats that sent nothing contribute empty seeds, so four silent seats
-give the hash of ``"\\n\\n\\n"``, which differs from ``entropy([])`` (one silent seat
-alone would share it, but no table has fewer than two seats).
+give the hash of ``"\\n\\n\\n"``, which differs from ``entropy([])``. One silent seat
+alone (the dice tool's phone, PF-DICE-1) gives ``entropy([""])``, the same hash as
+``entropy([])``: both are the empty string hashed, which is what PF-AMB-12 h defines.
 """
 
 from __future__ import annotations
