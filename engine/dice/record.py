@@ -11,15 +11,15 @@ not checked (a record that lies once is not read further).
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import msgspec
-from msgspec.structs import replace
 
 from engine import protocol
+from engine.audit import replay_unit
 from engine.dice.evolve import evolve
-from engine.dice.messages import Command, CommitSeed, DiceThrown, Event, SeedCommitted
+from engine.dice.messages import Command, CommitSeed, DiceThrown, Event
 from engine.dice.options import DiceOptions, options_from
 from engine.dice.rules import decide
 from engine.dice.state import State, Thrown
@@ -124,37 +124,24 @@ def verify(record: Record) -> Verdict:
 
 
 def _roll(state: State, log: RollLog) -> tuple[RollVerdict, State]:
-    def failed(check: str, detail: str) -> tuple[RollVerdict, State]:
-        return RollVerdict(number=log.number, passed=False, check=check, detail=detail), state
-
-    try:
-        secret = bytes.fromhex(log.secret)
-    except ValueError:
-        return failed("secret", "the revealed secret is not hex")
-    recorded = list(log.events)
-    if not recorded or not isinstance(recorded[0], SeedCommitted):
-        return failed("commitment", "the roll does not open with its commitment")
-    if recorded[0].commitment != hashlib.sha256(secret).hexdigest():
-        return failed("commitment", "the revealed secret does not hash to the commitment")
-    derived: list[Event] = []
-    steps = ((_SYSTEM, CommitSeed(secret=log.secret)), *log.commands)
-    for i, (seat, command) in enumerate(steps):
-        try:
-            events = decide(state, seat, command)
-        except RuleViolation as exc:
-            return failed("commands", f"command {i} is refused: {exc.message}")
-        for event in events:
-            state = evolve(state, event)
-        derived.extend(events)
-    derived[0] = replace(derived[0], secret="")
-    if derived != recorded:
-        pairs = enumerate(zip(recorded, derived, strict=False))
-        at = next((i for i, (a, b) in pairs if a != b), min(len(recorded), len(derived)))
-        return failed("events", _difference(at, recorded, derived))
-    return RollVerdict(number=log.number, passed=True), state
+    failed, after = replay_unit(
+        state,
+        log.secret,
+        log.commands,
+        log.events,
+        decide,
+        evolve,
+        unit="roll",
+        describe=_difference,
+    )
+    if failed is not None:
+        return RollVerdict(
+            number=log.number, passed=False, check=failed[0], detail=failed[1]
+        ), state
+    return RollVerdict(number=log.number, passed=True), after
 
 
-def _difference(at: int, recorded: list[Event], derived: list[Event]) -> str:
+def _difference(at: int, recorded: Sequence[Event], derived: Sequence[Event]) -> str:
     """Which event differs; for a roll, its number and the dice both ways."""
     if at >= len(recorded):
         return f"event {at} (nothing) differs from the one the rules derive"

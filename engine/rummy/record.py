@@ -12,16 +12,15 @@ difference; the rounds after it are not checked.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any, Literal
 
 import msgspec
-from msgspec.structs import replace
 
 from engine import protocol
+from engine.audit import replay_unit
 from engine.errors import RuleViolation
 from engine.rummy.evolve import evolve
-from engine.rummy.messages import Command, CommitSeed, Event, SeedCommitted
+from engine.rummy.messages import Command, CommitSeed, Event
 from engine.rummy.options import RummyOptions, options_from
 from engine.rummy.rules import decide
 from engine.rummy.state import RoundResult, State
@@ -117,35 +116,12 @@ def verify(record: Record) -> Verdict:
 
 
 def _round(state: State, log: RoundLog) -> tuple[RoundVerdict, State]:
-    def failed(check: str, detail: str) -> tuple[RoundVerdict, State]:
-        return RoundVerdict(number=log.number, passed=False, check=check, detail=detail), state
-
-    try:
-        secret = bytes.fromhex(log.secret)
-    except ValueError:
-        return failed("secret", "the revealed secret is not hex")
-    recorded = list(log.events)
-    if not recorded or not isinstance(recorded[0], SeedCommitted):
-        return failed("commitment", "the round does not open with its commitment")
-    if recorded[0].commitment != hashlib.sha256(secret).hexdigest():
-        return failed("commitment", "the revealed secret does not hash to the commitment")
-    derived: list[Event] = []
-    steps = ((_SYSTEM, CommitSeed(secret=log.secret)), *log.commands)
-    for i, (seat, command) in enumerate(steps):
-        try:
-            events = decide(state, seat, command)
-        except RuleViolation as exc:
-            return failed("commands", f"command {i} is refused: {exc.message}")
-        for event in events:
-            state = evolve(state, event)
-        derived.extend(events)
-    derived[0] = replace(derived[0], secret="")
-    if derived != recorded:
-        pairs = enumerate(zip(recorded, derived, strict=False))
-        at = next((i for i, (a, b) in pairs if a != b), min(len(recorded), len(derived)))
-        shown = type(recorded[at]).__name__ if at < len(recorded) else "nothing"
-        return failed("events", f"event {at} ({shown}) differs from the one the rules derive")
-    return RoundVerdict(number=log.number, passed=True), state
+    failed, after = replay_unit(state, log.secret, log.commands, log.events, decide, evolve)
+    if failed is not None:
+        return RoundVerdict(
+            number=log.number, passed=False, check=failed[0], detail=failed[1]
+        ), state
+    return RoundVerdict(number=log.number, passed=True), after
 
 
 def replay(record: Record) -> RoundResult | None:
