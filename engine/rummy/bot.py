@@ -1,33 +1,44 @@
 """The rummy bot: it sees only its seat's view, as a player would (PF-BOT-4).
 
-It plays as many cards from its hand as it finds moves for: a legal move (engine/rummy/
-search.py `find_move`, exact, so it plays whenever it can), then another one on the table
-that move makes, and so on, while the moves taken together are still one legal move
-(engine/rummy/moves.py). It does not search for the move that lays the MOST cards
-(`best_move`): that search can take seconds on a large table with jokers, and a bot's
-move is made inside the bots worker, which serves every table. It knocks in Carousel
-whenever the rules let it (RM-CAR-11), and otherwise draws, or passes on an empty stock.
-Its fallback — the command the rules always accept on its turn — is the draw (or pass)
-the clock would make.
+It plays as many cards from its hand as it finds moves for. Its first move: on a table of
+at most `_EXACT_UP_TO` cards, a legal move found by the exact search (engine/rummy/
+search.py `find_move`, so it plays whenever it can there). On a larger table the exact
+search can take seconds to a minute (measured: 58 s on one Guadeloupe table of 95 cards,
+13 s on a Vatican one of 67), and a bot's move is made inside the bots worker, which
+serves every table; there it takes a move that rearranges nothing (a new group from the
+hand, or hand cards joining one group whole, jokers named: engine/rummy/search_simple.py),
+else a move that changes one or two groups near a hand card, found by the exact search on
+those groups alone (milliseconds); so it may miss a move there that changes more of the
+table. It then adds further moves of these two kinds, on the table each makes, while the
+moves taken together are still one legal move (engine/rummy/moves.py). It does not search
+for the move that lays the MOST cards (`best_move`: seconds on a large table with jokers).
+It knocks in Carousel whenever the rules let it (RM-CAR-11), and otherwise draws, or
+passes on an empty stock. Its fallback — the command the rules always accept on its turn
+— is the draw (or pass) the clock would make.
 """
 
 from __future__ import annotations
 
+from itertools import combinations
+
+from engine.cards import JOKER, RANKS, SUITS
 from engine.errors import RuleViolation
 from engine.rummy.messages import Command, Draw, GiveUp, Pass, Play
 from engine.rummy.moves import check_move
 from engine.rummy.options import RummyOptions
 from engine.rummy.scoring import KNOCK_AT, hand_points
 from engine.rummy.search import Move, find_move
+from engine.rummy.search_model import position
+from engine.rummy.search_simple import simple_move
 from engine.rummy.variants import Variant
 from engine.rummy.view import View
 
 __all__ = ["choose", "fallback", "greedy_move"]
 
-# Beyond this many cards on the table the bot plays the first move it finds: every further
-# search there can take a second or more (measured at 80-90 cards in Guadeloupe), and the
-# bots worker serves every table.
-_GROW_UP_TO = 60
+# Up to this many cards on the table the bot's first move comes from the exact search
+# of the whole table (under 0.2 s of CPU a call measured at 40 to 49 cards, in bot games
+# of Guadeloupe and Vatican); beyond, from moves that change at most two groups.
+_EXACT_UP_TO = 40
 
 
 def choose(view: View, options: RummyOptions) -> Command:
@@ -45,7 +56,8 @@ def choose(view: View, options: RummyOptions) -> Command:
     )
     if move is None:
         return fallback(view)
-    left = [c for c in view.hand if c not in set(move.added)]
+    added = set(move.added)
+    left = [c for c in view.hand if c not in added]
     knock = (
         options.variant == "carousel"
         and view.final_last == 0
@@ -73,18 +85,25 @@ def greedy_move(
     *,
     first_play: bool,
 ) -> Move | None:
-    """A legal move, grown by further moves on the table it makes while the whole is still
-    one legal move from the table `table` (a later move may undo what a rule like
-    Vatican's RM-VAT-4 allows only once) and the table holds at most `_GROW_UP_TO` cards;
-    None when no move exists."""
-    move = find_move(table, names, hand, variant, first_play=first_play)
+    """A legal move (exact on a table of at most `_EXACT_UP_TO` cards, else one that
+    rearranges nothing or changes one or two groups), grown by further moves of those two
+    kinds, on the table each makes, while the whole is still one legal move from the table
+    `table` (a later move may undo what a rule like Vatican's RM-VAT-4 allows only once);
+    None when no move is found."""
+    if first_play or sum(map(len, table)) <= _EXACT_UP_TO:
+        move = find_move(table, names, hand, variant, first_play=first_play)
+    else:
+        move = _plain_move(table, names, hand, variant) or _local_move(table, names, hand, variant)
     if move is None:
         return None
     for _ in range(len(hand)):
-        rest = tuple(c for c in hand if c not in set(move.added))
-        if not rest or sum(map(len, move.table)) > _GROW_UP_TO:
-            break
-        more = find_move(move.table, dict(move.names), rest, variant)
+        added = set(move.added)
+        rest = tuple(c for c in hand if c not in added)
+        more = None
+        if rest:
+            more = _plain_move(move.table, dict(move.names), rest, variant) or _local_move(
+                move.table, dict(move.names), rest, variant
+            )
         if more is None:
             break
         try:
@@ -95,3 +114,77 @@ def greedy_move(
             break
         move = Move(table=more.table, names=whole.names, added=whole.added)
     return move
+
+
+def _plain_move(
+    table: tuple[tuple[str, ...], ...],
+    names: dict[str, str],
+    hand: tuple[str, ...],
+    variant: Variant,
+) -> Move | None:
+    """A legal move that rearranges nothing, for the first hand card in hand order that
+    has one (the first phase of find_move, without its exact search); None if none."""
+    pos = position(table, names, hand, variant, False)
+    seen: set[str] = set()
+    for card in pos.hand:
+        face = card.partition("#")[0]
+        if face in seen:
+            continue
+        seen.add(face)
+        found = simple_move(pos, card)
+        if found is not None:
+            laid, named, added, _ = found
+            return Move(table=laid, names=tuple(sorted(named.items())), added=added)
+    return None
+
+
+def _local_move(
+    table: tuple[tuple[str, ...], ...],
+    names: dict[str, str],
+    hand: tuple[str, ...],
+    variant: Variant,
+) -> Move | None:
+    """A legal move that changes one or two groups of the table near a hand card (same
+    rank, or same suit at most two ranks away): the exact search on those groups alone,
+    which costs milliseconds where the whole table can cost seconds; None if none."""
+    tried: set[tuple[int, ...]] = set()
+    for card in hand:
+        if card.startswith(JOKER):
+            continue
+        near = [i for i, group in enumerate(table) if _near(card, group, names)]
+        for chosen in [*((i,) for i in near), *combinations(near, 2)]:
+            if chosen in tried:
+                continue
+            tried.add(chosen)
+            part = tuple(table[i] for i in chosen)
+            held = {c for g in part for c in g}
+            found = find_move(part, {c: n for c, n in names.items() if c in held}, hand, variant)
+            if found is None:
+                continue
+            kept = tuple(g for i, g in enumerate(table) if i not in chosen)
+            whole = (*kept, *found.table)
+            named = {**{c: n for c, n in names.items() if c not in held}, **dict(found.names)}
+            try:
+                checked = check_move(table, names, whole, named, hand, variant)
+            except RuleViolation:
+                continue
+            return Move(table=whole, names=checked.names, added=checked.added)
+    return None
+
+
+def _near(card: str, group: tuple[str, ...], names: dict[str, str]) -> bool:
+    """A group a move playing `card` may change: it holds a card (a joker as its name)
+    of the same rank, or of the same suit at most two ranks away (K and A are
+    neighbours), or a joker with no name yet (a Tahiti singleton, RM-TAH-3)."""
+    rank, suit = _FACES[card.partition("#")[0]]
+    for other in group:
+        face = _FACES.get(names.get(other) or other.partition("#")[0])
+        if face is None:
+            return True
+        gap = abs(face[0] - rank)
+        if face[0] == rank or (face[1] == suit and min(gap, 13 - gap) <= 2):
+            return True
+    return False
+
+
+_FACES = {f"{r}{s}": (i, s) for i, r in enumerate(RANKS) for s in SUITS}
