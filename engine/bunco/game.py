@@ -86,12 +86,13 @@ def _wait(state: State) -> tuple[str, int, int, bool]:
 
 
 def _bot_move(state: State, seat: int) -> tuple[int, Command]:
-    """A bot rolls, as a player would (PF-BOT-4)."""
-    return seat, _bot.choose(view(state, seat))
+    """A bot rolls, as a player would (PF-BOT-4): rolling has no choice to make."""
+    return seat, Roll()
 
 
 def _summary(state: State) -> RoundResult | None:
-    return state.result if state.phase in ("seeding", "seeded", "over") else None
+    """The last round's end; None while a round is played (its start clears it)."""
+    return state.result
 
 
 def _client(seen: View, options: BuncoOptions, rng: players.Rng, safe: bool) -> Command | None:

@@ -119,7 +119,7 @@ def build(log: protocol.TableLog) -> Record:
 
 
 def _start(record: Record) -> State:
-    options = options_from(None, **record.options)
+    options = options_from(**record.options)
     n = options.places
     return State(
         options=options,

@@ -69,7 +69,6 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
 
 def view(state: State, seat: int | None) -> View:
     own = _own_table(state, seat)
-    names = TABLE_NAMES.get(len(state.tables), ())
     return View(
         seat=seat,
         phase=state.phase,
@@ -81,7 +80,7 @@ def view(state: State, seat: int | None) -> View:
         wipeout=state.options.wipeout,
         table=own,
         tables=tuple(
-            _table(state, i, t, names[i - 1], full=seat is None or i == own)
+            _table(state, i, t, full=seat is None or i == own)
             for i, t in enumerate(state.tables, 1)
         ),
         awaiting=_awaiting(state),
@@ -104,7 +103,8 @@ def _own_table(state: State, seat: int | None) -> int:
     return next((i for i, t in enumerate(state.tables, 1) if seat in t.seats), 0)
 
 
-def _table(state: State, number: int, table: PlayTable, name: str, *, full: bool) -> TableView:
+def _table(state: State, number: int, table: PlayTable, *, full: bool) -> TableView:
+    name = TABLE_NAMES[len(state.tables)][number - 1]
     if not full:
         return TableView(number=number, name=name, scores=table.scores, full=False)
     return TableView(

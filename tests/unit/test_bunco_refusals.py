@@ -9,13 +9,14 @@ PF-AMB-12, PF-ROOM-2.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import msgspec
 import pytest
 from msgspec.structs import replace
 
-from engine.bunco.autoplay import next_table
+from engine.bunco.autoplay import next_table, random_step
 from engine.bunco.game import GAME
 from engine.bunco.messages import (
     AssignSeats,
@@ -307,3 +308,36 @@ def test_a_preset_or_value_that_is_not_one_is_named_pf_room_2() -> None:
     with pytest.raises(RuleViolation) as refused:
         options_from(wipeout="yes")
     assert "wipeout" in refused.value.message and refused.value.rule_id == "PF-ROOM-2"
+
+
+def test_the_clock_rolls_a_roll_off_roll_too_pf_timer_8() -> None:
+    k = find(_hits(1, 2), _hits(1, 2))
+    state = playing(8, target=2, rolls=k, scores=[(20, 0), (4, 4)])
+    _, state = step(state, 1, Roll())
+    (rolled,), _ = step(state, _SYSTEM, Timeout(round=2, table=2, roll=1))
+    assert isinstance(rolled, RollOffRolled) and rolled.auto and rolled.seat == 5
+
+
+def test_the_wait_names_the_first_waiting_tables_roll() -> None:
+    """What a table waits for (Game.wait): out of play, the phase and round alone; in play,
+    the first waiting table and its rolls so far; no timer out of play."""
+    committed = _committed()
+    assert GAME.wait(committed) == ("seeded", 1, 0, False)
+    assert GAME.timer(committed) is None and GAME.awaiting(committed) == ()
+    state = replace(playing(8, round_no=3, target=3), tables=playing(8).tables)
+    state = replace(state, tables=(replace(state.tables[0], rolls=7), state.tables[1]))
+    assert GAME.wait(state) == ("play", 3, 1_000_007, False)
+    rang = replace(state, bell=1, tables=(state.tables[0], replace(state.tables[1], rolloff=True)))
+    assert GAME.wait(rang) == ("play", 3, 2_000_000, False)
+
+
+def test_a_random_roll_draws_nothing_from_the_players_generator() -> None:
+    """autoplay.random_step: without timeouts a roll takes no number from the generator
+    (the round's secrets are the only draws), so a seeded evening replays."""
+    state = playing(8)
+    rng, twin = random.Random(5), random.Random(5)
+    seat, command, _ = random_step(state, rng)
+    assert (seat, command) == (1, Roll())
+    assert rng.random() == twin.random()
+    seat, command, _ = random_step(state, rng, timeouts=1.0)
+    assert (seat, command) == (_SYSTEM, Timeout(round=1, table=1, roll=1))
