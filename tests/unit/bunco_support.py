@@ -51,6 +51,7 @@ __all__ = [
 
 SECRET = "5e" * 32  # a fixed round secret: the tests never need it to be unknown
 ENTROPY = fair.entropy(())
+_MAX_STEPS = 50_000  # an evening of 12 plays about 3,500 commands
 _ROLLS = 30_000  # enough rolls of SECRET to find any two or three given rolls in a row
 Want = tuple[int, int, int] | Callable[[tuple[int, int, int]], bool]
 
@@ -166,6 +167,7 @@ def evening(
         seat, command, events = random_step(state, rng, 0.05)
         steps.append((seat, command, events))
         state = fold(state, events)
+        assert len(steps) < _MAX_STEPS, "the evening does not end"
     return tuple(steps)
 
 
