@@ -86,12 +86,9 @@ def check_move(
     placed or re-identified (a table joker left out keeps its name). Raises TableViolation
     (the group at fault is an index into `after`) or returns the checked move.
     """
-    where: dict[Card, int] = {}
-    clash = False
-    for i, group in enumerate(after):
-        for card in group:
-            clash = clash or card in where
-            where[card] = i
+    # the last group holding a card, as the rules read it; a card held twice is a clash
+    where = {card: i for i, group in enumerate(after) for card in group}
+    clash = len(where) != sum(map(len, after))
     was = {card: i for i, group in enumerate(before) for card in group}
     _check_given(after_names, where)
     lone = {i for i, g in enumerate(before) if len(g) == 1} if variant.singletons else set()
@@ -105,7 +102,7 @@ def check_move(
             f"{off[0]} was freed: it must go into a group on the table with an identity",
             None,
         )
-    if clash or any(card not in where for card in was):
+    if clash or not where.keys() >= was.keys():
         check_table(after, before, hand, variant, first_play=first_play)  # raises the fault
     for joker, name in old.items():
         now = after_names.get(joker, name)

@@ -162,7 +162,8 @@ def _play(state: State, seat: int, command: Play) -> tuple[Event, ...]:
             f"the move adds {', '.join(checked.added)} from the hand, not "
             f"{', '.join(command.added) or 'nothing'}",
         )
-    left = tuple(c for c in hand if c not in set(checked.added))
+    gone = set(checked.added)
+    left = tuple(c for c in hand if c not in gone)
     if command.knock:
         _check_knock(state, left)
     table = tuple(
