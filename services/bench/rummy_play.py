@@ -4,8 +4,9 @@ bot's strength against the random player.
 Random play: the game's random player (`engine.players`) plays rounds from a fresh table
 per variant, every command through `Game.decide` and every event folded with
 `Game.evolve`, as `sahra bench engine` does; a step is one accepted command, the system's
-commit and deal included. The same steps are then decided and folded again without the
-player (`rules_*`): what the rules cost, apart from the random player's tries.
+commit and deal included. Nothing is kept while it is timed. The same rounds are then
+played again untimed for their commands, which are decided and folded once more without
+the player (`rules_*`): what the rules cost, apart from the random player's choices.
 
 RLCard's gin-rummy random play is timed in the same run by scripts/rlcard-bench.sh in its
 own venv (RLCard is not a project dependency); without that venv the figure is missing
@@ -65,13 +66,13 @@ def random_play(
         options = game.options_from(variant, **{**(overrides or {}), "seats": seats})
         rng = random.Random(f"{seed}:play:{variant}")
         steps = events = 0
-        taken: list[tuple[Any, int, Any]] = []  # (state, seat, command) of every step
+        # Nothing is kept while timed (RLCard's loop keeps nothing either): a list of
+        # every state would cost the garbage collector 15-20% of the time measured.
         t0, c0 = time.perf_counter(), time.process_time()
         for _ in range(rounds):
             state = game.initial(options, 1)
             for n in range(_ROUND_STEPS):
-                seat, command, new = step(state, rng)
-                taken.append((state, seat, command))
+                _, _, new = step(state, rng)
                 for event in new:
                     state = evolve(state, event)
                 events += len(new)
@@ -93,7 +94,7 @@ def random_play(
                 "cpu_steps_per_s": round(steps / cpu) if cpu else None,
                 "seconds": round(wall, 2),
                 "cpu_seconds": round(cpu, 2),
-                **_rules_only(game, taken),
+                **_rules_only(game, options, _commands(game, step, options, rounds, seed, variant)),
             }
         )
     return rows
@@ -180,18 +181,44 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _rules_only(game: protocol.Game, taken: Sequence[tuple[Any, int, Any]]) -> dict[str, Any]:
+def _commands(
+    game: protocol.Game, step: Any, options: Any, rounds: int, seed: int, variant: str
+) -> list[list[tuple[int, Any]]]:
+    """The (seat, command) of every step of the same rounds, played again untimed from
+    the same seed (the random player is deterministic)."""
+    rng = random.Random(f"{seed}:play:{variant}")
+    out = []
+    for _ in range(rounds):
+        state = game.initial(options, 1)
+        taken: list[tuple[int, Any]] = []
+        while True:
+            seat, command, new = step(state, rng)
+            taken.append((seat, command))
+            for event in new:
+                state = game.evolve(state, event)
+            if any(game.unit.ends(e) is not None for e in new):
+                break
+        out.append(taken)
+    return out
+
+
+def _rules_only(
+    game: protocol.Game, options: Any, rounds: Sequence[Sequence[tuple[int, Any]]]
+) -> dict[str, Any]:
     """The same steps again, each command decided and its events folded, without the
-    random player's search for it: what the rules cost of a step."""
+    random player's choice of it: what the rules cost of a step."""
     decide, evolve = game.decide, game.evolve
+    steps = sum(map(len, rounds))
     t0, c0 = time.perf_counter(), time.process_time()
-    for state, seat, command in taken:
-        for event in decide(state, seat, command):
-            evolve(state, event)
+    for commands in rounds:
+        state = game.initial(options, 1)
+        for seat, command in commands:
+            for event in decide(state, seat, command):
+                state = evolve(state, event)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {
-        "rules_steps_per_s": round(len(taken) / wall) if wall else None,
-        "rules_cpu_steps_per_s": round(len(taken) / cpu) if cpu else None,
+        "rules_steps_per_s": round(steps / wall) if wall else None,
+        "rules_cpu_steps_per_s": round(steps / cpu) if cpu else None,
     }
 
 
