@@ -150,6 +150,12 @@ class BotsWorker:
             )
             if not outcome.accepted:
                 assert outcome.rejection is not None
+                if outcome.version != loaded.version:
+                    # Decided on a version the table has moved past (a game that awaits
+                    # several seats at once: another table's roll, the bell; or "busy"):
+                    # decide again on the new one. Settling here would leave a bot that
+                    # must still act waiting for a change nobody else makes.
+                    continue
                 _log.warning("bots: %s at %s refused: %s", move, table_id, outcome.rejection)
                 return outcome.version
             if not outcome.duplicate:
