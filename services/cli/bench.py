@@ -1,4 +1,4 @@
-"""`sahra bench engine|store|service|verify|bots|rummy`: each bench is a module of
+"""`sahra bench engine|store|service|verify|bots|rummy|bunco`: each bench is a module of
 `services/bench/`, which adds its own sub-command here.
 
 Only the engine bench is imported up front; the others are imported when the parser is
@@ -28,6 +28,7 @@ def register(sub: Any) -> None:
 
     register_verify(which)
     bots.register_bench(which)
-    from services.bench import rummy
+    from services.bench import bunco, rummy
 
     rummy.register_bench(which)
+    bunco.register_bench(which)
