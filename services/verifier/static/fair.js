@@ -3,7 +3,9 @@
  * (PF-FAIR-1..7, PF-AMB-12, PF-AMB-2, PF-CUT-5, BK-DEAL-6) on top of WebCrypto, plus
  * `rederive`, which re-derives every deal of a deal record and compares it with the
  * events the server recorded, and `rederiveRummy`, the same for a rummy record's rounds
- * (docs/deal-format.md 10.2: the deal only; the play is the server's check). It shares no code with the server (engine/fair.py): a
+ * (docs/deal-format.md 10.2: the deal only; the play is the server's check), and
+ * `rederiveBunco`, a Bunco record's round-1 seating and every die (10.3: the dice only; the
+ * scoring and the movement are the server's check). It shares no code with the server (engine/fair.py): a
  * player can check a deal without trusting the server.
  *
  * A classic script: in a page it defines `window.SahraFair`; under Node (tests) it is
@@ -683,6 +685,65 @@
   }
 
   /**
+   * A round's commitment check (SHA-256(S) == C, PF-AMB-12 b), pushed on `out.checks`, with
+   * `out.commitmentComputed`; the secret's bytes, or null when it is not a secret.
+   */
+  async function roundCommitment(out, round, committed, revealed) {
+    let secret = null;
+    try {
+      secret = parseSecret(round.secret);
+    } catch (err) {
+      out.checks.push(check("commitment", "fail", "bad_secret"));
+    }
+    if (secret) {
+      const digest = await commitment(secret);
+      out.commitmentComputed = digest;
+      if (!committed) {
+        out.checks.push(check("commitment", "fail", "no_commitment", { digest: digest }));
+      } else if (committed.commitment !== digest) {
+        out.checks.push(
+          check("commitment", "fail", "mismatch", { digest: digest, recorded: committed.commitment })
+        );
+      } else if (revealed && String(revealed.secret).toLowerCase() !== round.secret.toLowerCase()) {
+        out.checks.push(
+          check("commitment", "fail", "revealed_differs", {
+            secret: round.secret,
+            revealed: revealed.secret,
+          })
+        );
+      } else {
+        out.checks.push(check("commitment", "pass", "match", { digest: digest }));
+      }
+    }
+    return secret;
+  }
+
+  /**
+   * A round's seeds check: the seeds the seats sent (their ClientSeedSent events), one per
+   * seat, "" for none (PF-AMB-12 h), against the record's list; `out.seeds`, `out.entropy`.
+   */
+  async function roundSeeds(out, round, sent, seats) {
+    const seeds = new Array(seats).fill("");
+    for (const e of sent) {
+      if (Number.isInteger(e.seat) && e.seat >= 1 && e.seat <= seats) seeds[e.seat - 1] = e.seed;
+    }
+    out.seeds = seeds;
+    const listed = Array.isArray(round.client_seeds) ? round.client_seeds : null;
+    const bad = seeds.findIndex((s) => !isSeed(s));
+    const other = listed ? seeds.findIndex((s, i) => listed[i] !== s) : -1;
+    if (bad >= 0) {
+      out.checks.push(check("seeds", "fail", "bad_seed", { seat: bad + 1 }));
+    } else {
+      out.entropy = await entropy(seeds);
+      if (listed && (other >= 0 || listed.length !== seats)) {
+        out.checks.push(check("seeds", "fail", "listed_differs", { seat: Math.max(other, 0) + 1 }));
+      } else {
+        out.checks.push(check("seeds", "pass", "match", { e: out.entropy }));
+      }
+    }
+  }
+
+  /**
    * Re-derive one rummy round: its commitment, the seats' seeds and E, its first player
    * (`previous`: the first player the browser derived for the round before, 0 for none)
    * and its deal, each compared with the round's recorded events.
@@ -710,54 +771,8 @@
       stock: null,
       checks: [],
     };
-    let secret = null;
-
-    // 1. the commitment: SHA-256(S) == C (PF-AMB-12 b)
-    try {
-      secret = parseSecret(round.secret);
-    } catch (err) {
-      out.checks.push(check("commitment", "fail", "bad_secret"));
-    }
-    if (secret) {
-      const digest = await commitment(secret);
-      out.commitmentComputed = digest;
-      if (!committed) {
-        out.checks.push(check("commitment", "fail", "no_commitment", { digest: digest }));
-      } else if (committed.commitment !== digest) {
-        out.checks.push(
-          check("commitment", "fail", "mismatch", { digest: digest, recorded: committed.commitment })
-        );
-      } else if (revealed && String(revealed.secret).toLowerCase() !== round.secret.toLowerCase()) {
-        out.checks.push(
-          check("commitment", "fail", "revealed_differs", {
-            secret: round.secret,
-            revealed: revealed.secret,
-          })
-        );
-      } else {
-        out.checks.push(check("commitment", "pass", "match", { digest: digest }));
-      }
-    }
-
-    // 2. the seeds the seats sent (their events), one per seat, "" for none (PF-AMB-12 h)
-    const seeds = new Array(seats).fill("");
-    for (const e of of("ClientSeedSent")) {
-      if (Number.isInteger(e.seat) && e.seat >= 1 && e.seat <= seats) seeds[e.seat - 1] = e.seed;
-    }
-    out.seeds = seeds;
-    const listed = Array.isArray(round.client_seeds) ? round.client_seeds : null;
-    const bad = seeds.findIndex((s) => !isSeed(s));
-    const other = listed ? seeds.findIndex((s, i) => listed[i] !== s) : -1;
-    if (bad >= 0) {
-      out.checks.push(check("seeds", "fail", "bad_seed", { seat: bad + 1 }));
-    } else {
-      out.entropy = await entropy(seeds);
-      if (listed && (other >= 0 || listed.length !== seats)) {
-        out.checks.push(check("seeds", "fail", "listed_differs", { seat: Math.max(other, 0) + 1 }));
-      } else {
-        out.checks.push(check("seeds", "pass", "match", { e: out.entropy }));
-      }
-    }
+    const secret = await roundCommitment(out, round, committed, revealed);
+    await roundSeeds(out, round, of("ClientSeedSent"), seats);
 
     // 3. the first player: drawn in round 1, one seat on in each later round (RM-CORE-7)
     if (out.round !== index + 1) {
@@ -823,6 +838,113 @@
     return { game: "rummy", passed: !failed, rounds: rounds };
   }
 
+  // --- Bunco (docs/deal-format.md 10.3): a round's seating and every die ---------------------
+
+  /** The places of a Bunco evening: the players, and the ghost with 3, 7 or 11 (BU-AMB-1). */
+  function buncoPlaces(record) {
+    const players = Array.isArray(record.seats) && record.seats.length
+      ? record.seats.length
+      : (record.options || {}).players;
+    const n = Number.isInteger(players) ? players : 12;
+    return { players: n, places: n % 4 ? n + 1 : n };
+  }
+
+  /** Round 1's drawn seating: the places shuffled under "first", four a table from the
+   *  head table, table seats 1 to 4 (BU-SET-7, PF-FAIR-6). */
+  async function buncoSeating(secret, e, places) {
+    const order = await shuffle(Array.from({ length: places }, (_, i) => i + 1), secret, "first", e);
+    const tables = [];
+    for (let i = 0; i < order.length; i += 4) tables.push(order.slice(i, i + 4));
+    return tables;
+  }
+
+  /**
+   * Re-derive one Bunco round: its commitment, the seats' seeds and E, round 1's drawn
+   * seating, and the dice of every roll in log order (roll k reads dice 3k..3k+2 of the
+   * round's "dice" stream, PF-DICE-2), each compared with the round's recorded events.
+   */
+  async function rederiveBuncoRound(record, round, index) {
+    const { players, places } = buncoPlaces(record);
+    const events = Array.isArray(round.events) ? round.events : [];
+    const of = (type) => events.filter((e) => e && e.type === type);
+    const started = of("RoundStarted")[0] || null;
+    const rolls = events.filter((e) => e && (e.type === "DiceRolled" || e.type === "RollOffRolled"));
+    const out = {
+      round: Number.isInteger(round.number) ? round.number : index + 1,
+      variant: null,
+      secret: typeof round.secret === "string" ? round.secret : null,
+      commitmentRecorded: (of("SeedCommitted")[0] || {}).commitment || null,
+      commitmentComputed: null,
+      seeds: null,
+      entropy: null,
+      first: null,
+      seating: null,
+      seatingRecorded: started ? started.tables : null,
+      rolls: rolls.map((e) => ({ table: e.table, roll: e.roll, rolloff: e.type === "RollOffRolled", recorded: e.dice })),
+      dice: null,
+      checks: [],
+    };
+    const secret = await roundCommitment(out, round, of("SeedCommitted")[0] || null, of("SeedRevealed")[0] || null);
+    await roundSeeds(out, round, of("ClientSeedSent"), players);
+    const ready = !!secret && !!out.entropy;
+
+    // round 1's seating, when the fair draw made it (the host's own is not drawn)
+    if (out.round !== index + 1) {
+      out.checks.push(check("seating", "fail", "numbering", { expected: index + 1, recorded: out.round }));
+    } else if (out.round === 1 && started && started.drawn) {
+      if (!ready) {
+        out.checks.push(check("seating", "unchecked", "no_secret"));
+      } else {
+        out.seating = await buncoSeating(secret, out.entropy, places);
+        const expected = out.seating.map((t) => t.join("-"));
+        const recorded = (started.tables || []).map((t) => (Array.isArray(t) ? t.join("-") : ""));
+        const diff = firstDifference(expected, recorded);
+        out.checks.push(
+          diff
+            ? check("seating", "fail", "draw_mismatch", { table: diff.index, expected: diff.expected || "", recorded: diff.recorded || "" })
+            : check("seating", "pass", "draw", { places: places })
+        );
+      }
+    }
+
+    // every roll's three dice, in the order of the log
+    if (!ready) {
+      out.checks.push(check("dice", "unchecked", "no_secret"));
+      return out;
+    }
+    const drawn = await dice(secret, out.entropy, 3 * rolls.length);
+    out.dice = [];
+    for (let k = 0; k < rolls.length; k++) out.dice.push(drawn.slice(3 * k, 3 * k + 3));
+    const at = out.rolls.findIndex((r, k) => !Array.isArray(r.recorded) || r.recorded.join("-") !== out.dice[k].join("-"));
+    if (at >= 0) {
+      const r = out.rolls[at];
+      out.checks.push(
+        check("dice", "fail", "roll_mismatch", {
+          table: r.table,
+          roll: r.roll,
+          expected: out.dice[at].join("-"),
+          recorded: Array.isArray(r.recorded) ? r.recorded.join("-") : "",
+        })
+      );
+    } else {
+      out.checks.push(check("dice", "pass", "match", { rolls: rolls.length }));
+    }
+    return out;
+  }
+
+  /** Re-derive every round of a Bunco record (parsed JSON), in the record's order. */
+  async function rederiveBunco(record) {
+    if (!record || typeof record !== "object" || record.game !== "bunco" || !Array.isArray(record.rounds)) {
+      throw new Error("not a Bunco record: it has no \"rounds\" list");
+    }
+    const rounds = [];
+    for (let i = 0; i < record.rounds.length; i++) {
+      rounds.push(await rederiveBuncoRound(record, record.rounds[i] || {}, i));
+    }
+    const failed = rounds.some((r) => r.checks.some((c) => c.status === "fail"));
+    return { game: "bunco", passed: !failed, rounds: rounds };
+  }
+
   return {
     ALGORITHM: ALGORITHM,
     RANKS: RANKS,
@@ -858,5 +980,8 @@
     rummyDeal: rummyDeal,
     rederiveRound: rederiveRound,
     rederiveRummy: rederiveRummy,
+    buncoSeating: buncoSeating,
+    rederiveBuncoRound: rederiveBuncoRound,
+    rederiveBunco: rederiveBunco,
   };
 });
