@@ -7,7 +7,8 @@
   garbage collector part of the figure); the same evenings are then played again untimed
   from the same seed to write their records (docs/deal-format.md 10.3, as the platform
   builds them), and those records are audited by the registry's `RecordSection` (decode
-  and verify, as `sahra verify` does): rolls verified per second. Goal: >= 200 whole
+  and verify, as `sahra verify` does, in a new process: this one holds the dice of the
+  rounds it played): rolls verified per second. Goal: >= 200 whole
   evenings/s on one core.
 - gateway: one evening through a real gateway over real PostgreSQL and NATS (as `sahra
   bench service`: given URLs, else embedded servers), its 12 seats played by 12 WebSocket
@@ -31,6 +32,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import secrets
@@ -40,6 +42,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -140,15 +143,12 @@ def engine(evenings: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     # the same evenings again, untimed, written as records (JSON, as stored and verified)
     records = [_record(game, step, start, random.Random(f"{seed}:{n}")) for n in range(evenings)]
-    section = game.records
-    assert section is not None  # Bunco registers its records
-    t0, c0 = time.perf_counter(), time.process_time()
-    decoded = [section.decode(r) for r in records]
-    decode_wall, decode_cpu = time.perf_counter() - t0, time.process_time() - c0
-    t0, c0 = time.perf_counter(), time.process_time()
-    verdicts = [section.verify(r) for r in decoded]
-    verify_wall, verify_cpu = time.perf_counter() - t0, time.process_time() - c0
-    passed = sum(bool(v.passed) for v in verdicts)
+    # audited in a new process, as `sahra verify` would: this one still holds the dice of
+    # the rounds just played (the game may cache a round's open dice stream)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        passed, decode_wall, decode_cpu, verify_wall, verify_cpu = pool.submit(
+            _audit, records
+        ).result()
     audit_wall, audit_cpu = decode_wall + verify_wall, decode_cpu + verify_cpu
     return {
         "evenings": evenings,
@@ -176,6 +176,21 @@ def engine(evenings: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
         "goal_met": _rate(evenings, wall) >= _GOAL_EVENINGS,
         "goal_met_cpu": _rate(evenings, cpu) >= _GOAL_EVENINGS,
     }
+
+
+def _audit(records: list[bytes]) -> tuple[int, float, float, float, float]:
+    """The records decoded and verified by the game's record section: (records passed,
+    decode wall and CPU seconds, verify wall and CPU seconds)."""
+    section = protocol.get(GAME).records
+    assert section is not None  # Bunco registers its records
+    t0, c0 = time.perf_counter(), time.process_time()
+    decoded = [section.decode(r) for r in records]
+    decode_wall, decode_cpu = time.perf_counter() - t0, time.process_time() - c0
+    t0, c0 = time.perf_counter(), time.process_time()
+    verdicts = [section.verify(r) for r in decoded]
+    verify_wall, verify_cpu = time.perf_counter() - t0, time.process_time() - c0
+    passed = sum(bool(v.passed) for v in verdicts)
+    return passed, decode_wall, decode_cpu, verify_wall, verify_cpu
 
 
 def _play(game: protocol.Game, step: Any, state: Any, rng: random.Random) -> int:
