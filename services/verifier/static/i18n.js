@@ -224,6 +224,32 @@
     r_deal_seat_count: "في السجلّ {recorded} يد، والمتوقع {expected}.",
     r_deal_no_deal: "لم تُوزَّع الأوراق في السجلّ.",
     r_deal_no_deck: "لا يمكن إعادة بناء الأيدي بلا سرّ صالح ولاعب أول.",
+    // a Bunco record, round by round (the browser re-draws the seating and the dice; the server checks the rest)
+    bunco_summary_pass: "✓ تمّ التحقق: كل نردٍ في كل جولة رُمي من سرّها، ووجد الخادم كل نتيجة صحيحة.",
+    bunco_agree_yes: "أعاد متصفحك بنفسه رمي كل نرد في كل جولة من سرّها وبذور اللاعبين، ونتيجته توافق حكم الخادم.",
+    bunco_agree_play:
+      "يؤكّد متصفحك التزام كل جولة ونردها؛ وما فشل عند الخادم ({list}) يخصّ اللعب نفسه (النقاط والجرس والتنقّل)، " +
+      "ولا يعيد المتصفح فحصه.",
+    bunco_scope:
+      "يعيد متصفحك اشتقاق كل جولة من سرّها المكشوف وبذور اللاعبين: الالتزام، وجلوس الجولة الأولى، وكل رمية نرد " +
+      "بترتيب السجلّ. أما النقاط والجرس والتنقّل بين الطاولات والحصيلة فيفحصها الخادم، وحكمه معروض بجانبها.",
+    bc_seating: "جلوس الجولة الأولى",
+    bc_dice: "النرد",
+    h_rebuilt_dice: "نرد الجولة كما أعاد متصفحك رميه",
+    seating_title: "الجلوس المسحوب من السرّ",
+    dice_table: "الطاولة {table}",
+    dice_roll: "الطاولة {table}، الرمية {roll}",
+    dice_rolloff: "الطاولة {table}، رمية الفصل {roll}",
+    dice_title: "الرميات ({count})",
+    recorded_dice: "في السجلّ: {dice}",
+    no_round_dice: "لا يمكن إعادة رمي النرد بلا سرّ صالح وبذور صالحة.",
+    r_seating_draw: "السحب العادل من السرّ يُجلس الأماكن الـ{places} كما في السجلّ.",
+    r_seating_draw_mismatch: "الطاولة {table}: السحب من السرّ يعطي {expected}، والسجلّ فيه {recorded}.",
+    r_seating_numbering: "الجولة في هذا الموضع من السجلّ رقمها {recorded}، والمتوقع {expected}.",
+    r_seating_no_secret: "لا يمكن السحب بلا سرّ صالح وبذور صالحة.",
+    r_dice_match: "كل الرميات الـ{rolls} هي ما يعطيه السرّ، بترتيب السجلّ.",
+    r_dice_roll_mismatch: "الطاولة {table}، الرمية {roll}: السرّ يعطي {expected}، والسجلّ فيه {recorded}.",
+    r_dice_no_secret: "لا يمكن إعادة رمي النرد بلا سرّ صالح وبذور صالحة.",
     nothing: "لا شيء",
   };
 
@@ -445,6 +471,34 @@
     r_deal_seat_count: "The record has {recorded} hands, expected {expected}.",
     r_deal_no_deal: "The record has no dealt cards.",
     r_deal_no_deck: "The hands cannot be rebuilt without a valid secret and a first player.",
+    // a Bunco record, round by round (the browser re-draws the seating and the dice; the server checks the rest)
+    bunco_summary_pass: "✓ Verified: every die of every round was rolled from its secret, and the server found every result right.",
+    bunco_agree_yes:
+      "Your browser rolled every die of every round again by itself, from its secret and the seats' seeds, and agrees with the server's verdict.",
+    bunco_agree_play:
+      "Your browser confirms each round's commitment and dice; what failed on the server ({list}) " +
+      "concerns the play itself (the scores, the bell, the movement), which the browser does not re-check.",
+    bunco_scope:
+      "Your browser re-derives each round from its revealed secret and the seats' seeds: the commitment, round 1's " +
+      "seating and every roll's dice in the order of the log. The scores, the bell, the movement between tables and " +
+      "the tallies are checked by the server, whose verdict is shown beside it.",
+    bc_seating: "Round 1's seating",
+    bc_dice: "The dice",
+    h_rebuilt_dice: "The round's dice as your browser rolled them again",
+    seating_title: "The seating drawn from the secret",
+    dice_table: "Table {table}",
+    dice_roll: "Table {table}, roll {roll}",
+    dice_rolloff: "Table {table}, roll-off roll {roll}",
+    dice_title: "Rolls ({count})",
+    recorded_dice: "recorded: {dice}",
+    no_round_dice: "The dice cannot be rolled again without a valid secret and valid seeds.",
+    r_seating_draw: "The fair draw from the secret seats the {places} places as recorded.",
+    r_seating_draw_mismatch: "Table {table}: the draw from the secret gives {expected}, the record says {recorded}.",
+    r_seating_numbering: "The round at this place of the record is numbered {recorded}, expected {expected}.",
+    r_seating_no_secret: "The draw cannot be made without a valid secret and valid seeds.",
+    r_dice_match: "All {rolls} rolls are what the secret gives, in the order of the log.",
+    r_dice_roll_mismatch: "Table {table}, roll {roll}: the secret gives {expected}, the record says {recorded}.",
+    r_dice_no_secret: "The dice cannot be rolled again without a valid secret and valid seeds.",
     nothing: "nothing",
   };
 

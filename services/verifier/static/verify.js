@@ -15,7 +15,9 @@
  *
  * A rummy record (docs/deal-format.md 10.2) is shown round by round: the browser re-derives
  * each round's deal (fair.js `rederiveRummy`), and the page says that the play of the round
- * is checked by the server's verdict shown beside it.
+ * is checked by the server's verdict shown beside it. A Bunco record (10.3) is shown the same
+ * way: the browser re-derives round 1's seating and every die (fair.js `rederiveBunco`); the
+ * scores, the bell, the movement and the tallies are the server's check.
  */
 (function () {
   "use strict";
@@ -170,7 +172,8 @@
     let browser = null;
     let browserError = null;
     try {
-      browser = isRummy(record) ? await Fair.rederiveRummy(record) : await Fair.rederive(record);
+      if (isBunco(record)) browser = await Fair.rederiveBunco(record);
+      else browser = isRummy(record) ? await Fair.rederiveRummy(record) : await Fair.rederive(record);
     } catch (err) {
       browserError = err && err.message ? err.message : String(err);
     }
@@ -290,7 +293,7 @@
       result.replaceChildren();
       return;
     }
-    if (isRummy(view.record)) {
+    if (isRummy(view.record) || isBunco(view.record)) {
       renderRummy(view, status, result);
       return;
     }
@@ -616,9 +619,16 @@
   // every move's legality, is the server's check alone, and the page says so.
 
   const RUMMY_DEAL = ["commitment", "seeds", "first", "deal"];
+  // A Bunco round (docs/deal-format.md 10.3): the browser re-derives round 1's seating and
+  // every die; the scores, the bell, the movement and the tallies are the server's check.
+  const BUNCO_DRAWS = ["commitment", "seeds", "seating", "dice"];
 
   function isRummy(record) {
     return !!record && typeof record === "object" && record.game === "rummy";
+  }
+
+  function isBunco(record) {
+    return !!record && typeof record === "object" && record.game === "bunco";
   }
 
   function roundVerdict(verdict, number) {
@@ -628,10 +638,11 @@
 
   /** The server failed this round on its deal: the secret, the commitment, or the dealt
    *  cards (the first differing event is the RoundDealt). */
-  function dealAtFault(sv) {
+  function dealAtFault(sv, bunco) {
     if (sv.passed) return false;
     if (sv.check === "secret" || sv.check === "commitment") return true;
-    return sv.check === "events" && /\(RoundDealt\)/.test(sv.detail || "");
+    const drawn = bunco ? /\((DiceRolled|RollOffRolled|RoundStarted)\)/ : /\(RoundDealt\)/;
+    return sv.check === "events" && drawn.test(sv.detail || "");
   }
 
   /** Where the browser and the server disagree on a round's deal, and which failures of the
@@ -640,17 +651,18 @@
     const out = { disagree: [], play: [], perRound: [] };
     if (!verdict || !browser) return out;
     const many = browser.rounds.length > 1;
+    const bunco = browser.game === "bunco";
     for (const br of browser.rounds) {
       const sv = roundVerdict(verdict, br.round);
       const mine = { disagree: false };
       out.perRound.push(mine);
       if (!sv) continue;
-      const dealt = groupStatus(br, RUMMY_DEAL);
+      const dealt = groupStatus(br, bunco ? BUNCO_DRAWS : RUMMY_DEAL);
       const where = many ? " (" + t("round_heading", { n: br.round }) + ")" : "";
-      if (sv.passed ? dealt === "fail" : dealAtFault(sv) && dealt === "pass") {
-        out.disagree.push(t("bc_deal") + where);
+      if (sv.passed ? dealt === "fail" : dealAtFault(sv, bunco) && dealt === "pass") {
+        out.disagree.push(t(bunco ? "bc_dice" : "bc_deal") + where);
         mine.disagree = true;
-      } else if (!sv.passed && !dealAtFault(sv) && dealt !== "fail") {
+      } else if (!sv.passed && !dealAtFault(sv, bunco) && dealt !== "fail") {
         out.play.push(t("rc_" + (sv.check || "events")) + where);
       }
     }
@@ -662,6 +674,7 @@
 
   function renderRummy(view, status, result) {
     const cmp = compareRummy(view.verdict, view.browser);
+    const game = isBunco(view.record) ? "bunco_" : "rummy_";
     const passed =
       !!view.verdict &&
       view.verdict.passed === true &&
@@ -671,7 +684,7 @@
       cmp.disagree.length === 0;
     const banners = [
       el("div", { class: "banner " + (passed ? "pass" : "fail"), id: "summary", "data-verdict": passed ? "pass" : "fail" },
-        t(passed ? "rummy_summary_pass" : "summary_fail")),
+        t(passed ? game + "summary_pass" : "summary_fail")),
     ];
     if (view.serverError) banners.push(refusalBanner(view.serverError));
     const list = (items) => items.join(page.lang === "ar" ? "، " : ", ");
@@ -684,12 +697,12 @@
     } else if (cmp.disagree.length) {
       agree = el("div", { class: "banner fail", "data-agree": "no" }, t("agree_no", { list: list(cmp.disagree) }));
     } else if (!view.verdict.passed && view.browser.passed && cmp.play.length) {
-      agree = el("div", { class: "banner note", "data-agree": "play" }, t("rummy_agree_play", { list: list(cmp.play) }));
+      agree = el("div", { class: "banner note", "data-agree": "play" }, t(game + "agree_play", { list: list(cmp.play) }));
     } else {
-      agree = el("div", { class: "banner note", "data-agree": "yes" }, t("rummy_agree_yes"));
+      agree = el("div", { class: "banner note", "data-agree": "yes" }, t(game + "agree_yes"));
     }
     agree.id = "agreement";
-    banners.push(agree, el("p", { class: "banner note", id: "scope", text: t("rummy_scope") }));
+    banners.push(agree, el("p", { class: "banner note", id: "scope", text: t(game + "scope") }));
     status.replaceChildren(...banners);
 
     const record = view.record;
@@ -734,14 +747,14 @@
     }
     browserCol.append(checks);
     article.append(el("div", { class: "columns" }, serverCol, browserCol));
-    article.append(renderRoundDeal(record, br));
+    article.append(isBunco(record) ? renderRoundDice(br) : renderRoundDeal(record, br));
     return article;
   }
 
   function renderRoundFacts(record, br) {
     const dl = el("dl", { class: "facts" });
     const row = (key, value, attrs) => dl.append(el("dt", { text: t(key) }), el("dd", attrs || {}, value));
-    row("f_variant", el("bdi", { dir: "ltr", text: br.variant }), { "data-field": "variant" });
+    if (br.variant) row("f_variant", el("bdi", { dir: "ltr", text: br.variant }), { "data-field": "variant" });
     row("f_commitment", hex(br.commitmentRecorded), { "data-field": "commitment" });
     const computed = br.commitmentComputed;
     const same = !!computed && computed === br.commitmentRecorded;
@@ -807,6 +820,40 @@
       cardList(br.stock, stockMarks));
     stock.open = !!stockMarks;
     section.append(stock);
+    return section;
+  }
+
+  /** A Bunco round's dice as the browser drew them, roll by roll in log order, the first
+   *  roll whose recorded dice differ marked with what the record says. */
+  function renderRoundDice(br) {
+    const section = el("section", { class: "rebuilt" }, el("h3", { text: t("h_rebuilt_dice") }));
+    if (br.seating) {
+      const seating = el("ol", { class: "seating", "data-field": "seating" });
+      br.seating.forEach((table, i) =>
+        seating.append(el("li", { "data-table": i + 1 }, t("dice_table", { table: i + 1 }) + ": " + table.join(", ")))
+      );
+      section.append(el("h4", { text: t("seating_title") }), seating);
+    }
+    if (!br.dice) {
+      section.append(el("p", { text: t("no_round_dice") }));
+      return section;
+    }
+    const failing = br.checks.find((c) => c.name === "dice" && c.status === "fail");
+    const list = el("ol", { class: "dice", "data-field": "dice", "data-count": br.dice.length });
+    br.rolls.forEach((r, k) => {
+      const item = el("li", { "data-table": r.table, "data-roll": r.roll },
+        t(r.rolloff ? "dice_rolloff" : "dice_roll", { table: r.table, roll: r.roll }) + ": ",
+        el("bdi", { dir: "ltr", class: "mono", text: br.dice[k].join(" ") }));
+      if (failing && failing.params.table === r.table && failing.params.roll === r.roll) {
+        item.classList.add("differs");
+        item.append(" ", el("span", { class: "recorded", text: t("recorded_dice", { dice: failing.params.recorded }) }));
+      }
+      list.append(item);
+    });
+    const details = el("details", { class: "pile", "data-field": "rolls" },
+      el("summary", { text: t("dice_title", { count: br.dice.length }) }), list);
+    details.open = !!failing;
+    section.append(details);
     return section;
   }
 
