@@ -2,7 +2,8 @@
 
 It plays as many cards from its hand as it finds moves for. Its first move: on a table of
 at most `_EXACT_UP_TO` cards, a legal move found by the exact search (engine/rummy/
-search.py `find_move`, so it plays whenever it can there). On a larger table the exact
+search.py `find_move`, so it plays whenever it can there; so too for Vatican's first
+play, RM-VAT-5, which find_move settles without a search). On a larger table the exact
 search can take seconds to a minute (measured: 58 s on one Guadeloupe table of 95 cards,
 13 s on a Vatican one of 67), and a bot's move is made inside the bots worker, which
 serves every table; there it takes a move that rearranges nothing (a new group from the
