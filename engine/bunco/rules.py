@@ -62,8 +62,12 @@ def ends(event: object) -> int | None:
 
 
 def decide(state: State, seat: int, command: Command) -> tuple[Event, ...]:
-    """`rules` inside the table's fairness lifecycle, as the table plays it."""
-    return fairness.play(lifecycle, ends, rules, state, seat, command)
+    """`rules` inside the table's fairness lifecycle, as the table plays it: what
+    `fairness.play` does, with the Lifecycle built only for a lifecycle command (a roll,
+    thousands an evening, needs only the round's secret for its reveal)."""
+    if isinstance(command, fairness.COMMANDS):
+        return fairness.decide(lifecycle(state), seat, command)
+    return fairness.revealed(rules(state, seat, command), ends, state.secret)
 
 
 def rules(state: State, seat: int, command: Command) -> tuple[Event, ...]:
@@ -83,7 +87,9 @@ def roller_seat(state: State, table: PlayTable) -> int:
     """The platform seat that rolls next at `table`: the roller, or on the ghost's turn
     its partner (BU-SIZE-3, BU-AMB-1)."""
     place = table.seats[table.roller - 1]
-    if place == state.options.ghost:
+    # the ghost's place is the one after the last player's (options.ghost), the only place
+    # past them: read so, it costs no property call on every roll
+    if place > state.options.players:
         return table.seats[movement.partner(table.roller) - 1]
     return place
 
