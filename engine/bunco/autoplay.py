@@ -42,5 +42,7 @@ def random_step(
 
 def next_table(state: State) -> int:
     """BU-AMB-4: the first waiting table after the one that rolled last (head after low)."""
+    if not state.bell and state.phase == "play":  # every table waits: the next one round
+        return state.last_table % len(state.tables) + 1
     waiting = awaited(state)
     return next((n for n in waiting if n > state.last_table), waiting[0])
