@@ -199,10 +199,10 @@ def test_one_client_seed_a_seat_while_the_window_is_open_pf_amb_12() -> None:
     assert state.seeds_sent == (False, False, True, False, False, False, False, False)
     assert _refusal(state, 3, SendClientSeed(seed="again"))[0] == "seed_already_sent"
     (closed,), shut = step(state, _SYSTEM, CloseSeedWindow())
-    assert closed == SeedWindowClosed(deal=1) and not shut.seed_window
+    assert closed == SeedWindowClosed(deal=1) and shut.seed_window is False
     assert _refusal(shut, 4, SendClientSeed(seed="late"))[0] == "seed_window_closed"
     _, started = step(state, _SYSTEM, Deal())
-    assert not started.seed_window
+    assert started.seed_window is False  # a bool in the state, as its snapshot stores it
     assert _refusal(started, 4, SendClientSeed(seed="late"))[0] == "seed_window_closed"
     assert started.entropy != playing(8).entropy  # seat 3's seed is in E
 
@@ -341,3 +341,15 @@ def test_a_random_roll_draws_nothing_from_the_players_generator() -> None:
     assert rng.random() == twin.random()
     seat, command, _ = random_step(state, rng, timeouts=1.0)
     assert (seat, command) == (_SYSTEM, Timeout(round=1, table=1, roll=1))
+
+
+def test_the_next_rounds_start_clears_the_last_rounds_end() -> None:
+    """The summary shows a round's end between rounds only (Game.summary)."""
+    k = find(_hits(1, 3))
+    state = playing(8, target=3, rolls=k, scores=[(20, 4), (6, 2)])
+    _, ended = step(state, 1, Roll())
+    _, ended = step(ended, _SYSTEM, CommitSeed(secret="cd" * 32))
+    assert GAME.summary(ended) is not None and view(ended, 1).result is not None
+    _, started = step(ended, _SYSTEM, Deal())
+    assert GAME.summary(started) is None and view(started, 1).result is None
+    assert tuple(t.seats for t in started.tables) == ((1, 3, 5, 7), (6, 8, 2, 4))
