@@ -268,6 +268,7 @@ async def gateway(args: argparse.Namespace, options: dict[str, Any]) -> dict[str
         tempfile.TemporaryDirectory(prefix="sahra-bench-bunco-") as tmp,
     ):
         await migrate(database_url)
+        settings = await service._server_settings(database_url)
         log, counts = Path(tmp) / "gateway.log", Path(tmp) / "retries"
         timing = {"seed_window_s": args.seed_window, "reveal_s": args.reveal}
         async with _gateway(database_url, nats_url, log, counts, timing) as (base, child):
@@ -277,6 +278,7 @@ async def gateway(args: argparse.Namespace, options: dict[str, Any]) -> dict[str
         retries = int(counts.read_text()) if counts.exists() else None
     result.update(
         servers=servers,
+        server_settings=settings,
         shortened=timing,
         retries=retries,
         gateway_log_errors=len(logged),
@@ -439,7 +441,8 @@ def _describe_gateway(r: dict[str, Any]) -> str:
     shortened = r["shortened"]
     return "\n".join(
         [
-            f"gateway ({r['servers']}; seed window {shortened['seed_window_s']:g} s and reveal"
+            f"gateway ({r['servers']}: {r['server_settings']};"
+            f" seed window {shortened['seed_window_s']:g} s and reveal"
             f" {shortened['reveal_s']:g} s, shortened for the bench):",
             f"  one evening, {r['sockets']} sockets: {r['rounds']} rounds,"
             f" {'finished' if r['finished'] else 'NOT finished'} in {r['seconds']} s;"

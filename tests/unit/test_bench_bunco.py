@@ -74,4 +74,5 @@ def test_the_gateway_part_serves_a_whole_evening_and_times_every_roll(
     assert served["exceptions"] == {} and served["lost_replies"] == 0
     assert served["gateway_log_errors"] == 0
     assert served["shortened"] == {"seed_window_s": 0.0, "reveal_s": 0.0}
+    assert "fsync=" in served["server_settings"]  # what a roll's commit waits for
     assert served["goal_met"] == (lat["p99"] < 50)
