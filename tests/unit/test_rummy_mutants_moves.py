@@ -230,3 +230,23 @@ def test_a_tahiti_joker_is_freed_by_the_second_copy_from_the_hand() -> None:
         TAHITI,
     )
     assert (out.names, out.added) == ((("JK#1", "JD"),), ("9D#2",))
+
+
+def test_a_tahiti_joker_split_in_halves_is_freed_by_the_hand_copy_in_either_half() -> None:
+    """RM-TAH-9, RM-JOKER-4, RM-AMB-7: 7♦ 8♦ JK(9♦) 10♦ J♦ is split in two halves that
+    both continue it; the 9♦ moved from the set into the first half is a table card and
+    frees nothing, the second 9♦, from the hand, in the other half frees the joker, which
+    is named anew (Q♦). Without that hand card the joker stays 9♦."""
+    before = "7D 8D JK1 10D JD | 9D 9S 9C 9H"
+    freed = move(
+        before,
+        NINE_OF_DIAMONDS,
+        "7D 8D 9D | 9D#2 10D JD JK1 | 9S 9C 9H",
+        {"JK#1": "QD"},
+        "9D#2",
+        TAHITI,
+    )
+    assert freed.names == (("JK#1", "QD"),)
+    assert _refusal(
+        before, NINE_OF_DIAMONDS, "7D 8D 9D | 10D JD JK1 | 9S 9C 9H", {"JK#1": "QD"}, "", TAHITI
+    )[:2] == ("joker_not_freed", "RM-TAH-9")
