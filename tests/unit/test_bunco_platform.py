@@ -93,6 +93,7 @@ def test_the_bot_and_the_timeout_send_the_players_own_roll_pf_bot_4_pf_timer_8()
         assert (sender, command) == (seat, Roll())
         decide(state, sender, command)
     assert players.get("bunco").bot_fallback(view(state, 1)) == Roll()
+    assert players.get("bunco").bot_choose(view(state, 1), state.options) == Roll()
     timers = [GAME.timer(state)]
     assert timers[0] is not None and timers[0].seat == 1 and timers[0].kind == "roll"
 

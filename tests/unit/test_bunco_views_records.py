@@ -133,6 +133,8 @@ def test_a_view_names_its_seat_its_table_and_every_tables_state_bu_set_4_bu_set_
     assert view(state, None).table == 0 and view(state, None).seat is None
     rang = replace(state, bell=1, tables=(state.tables[0], replace(state.tables[1], rolloff=True)))
     assert view(rang, 5).tables[1].rolloff and view(rang, 5).awaiting == (7,)
+    decided = replace(rang, tables=(rang.tables[0], replace(rang.tables[1], winner=2)))
+    assert view(decided, 5).tables[1].winner == 2 and view(decided, 5).awaiting == ()
 
 
 def test_before_round_one_no_seat_has_a_table() -> None:
