@@ -13,13 +13,13 @@ after a failed one are not checked.
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import msgspec
-from msgspec.structs import replace
 
 from engine import protocol
+from engine.audit import replay_unit
 from engine.bunco.evolve import evolve
 from engine.bunco.messages import (
     Command,
@@ -27,7 +27,6 @@ from engine.bunco.messages import (
     DiceRolled,
     Event,
     RollOffRolled,
-    SeedCommitted,
 )
 from engine.bunco.options import BuncoOptions, options_from
 from engine.bunco.rules import decide
@@ -147,37 +146,16 @@ def verify(record: Record) -> Verdict:
 
 
 def _round(state: State, log: RoundLog) -> tuple[RoundVerdict, State]:
-    def failed(check: str, detail: str) -> tuple[RoundVerdict, State]:
-        return RoundVerdict(number=log.number, passed=False, check=check, detail=detail), state
-
-    try:
-        secret = bytes.fromhex(log.secret)
-    except ValueError:
-        return failed("secret", "the revealed secret is not hex")
-    recorded = list(log.events)
-    if not recorded or not isinstance(recorded[0], SeedCommitted):
-        return failed("commitment", "the round does not open with its commitment")
-    if recorded[0].commitment != hashlib.sha256(secret).hexdigest():
-        return failed("commitment", "the revealed secret does not hash to the commitment")
-    derived: list[Event] = []
-    steps = ((_SYSTEM, CommitSeed(secret=log.secret)), *log.commands)
-    for i, (seat, command) in enumerate(steps):
-        try:
-            events = decide(state, seat, command)
-        except RuleViolation as exc:
-            return failed("commands", f"command {i} is refused: {exc.message}")
-        for event in events:
-            state = evolve(state, event)
-        derived.extend(events)
-    derived[0] = replace(derived[0], secret="")
-    if derived != recorded:
-        pairs = enumerate(zip(recorded, derived, strict=False))
-        at = next((i for i, (a, b) in pairs if a != b), min(len(recorded), len(derived)))
-        return failed("events", _difference(at, recorded, derived))
-    return RoundVerdict(number=log.number, passed=True), state
+    failed, after = replay_unit(
+        state, log.secret, log.commands, log.events, decide, evolve, describe=_difference
+    )
+    if failed is not None:
+        verdict = RoundVerdict(number=log.number, passed=False, check=failed[0], detail=failed[1])
+        return verdict, state
+    return RoundVerdict(number=log.number, passed=True), after
 
 
-def _difference(at: int, recorded: list[Event], derived: list[Event]) -> str:
+def _difference(at: int, recorded: Sequence[Event], derived: Sequence[Event]) -> str:
     """Which event differs; for a roll, which table and roll, and the dice both ways."""
     if at >= len(recorded):
         return f"event {at} (nothing) differs from the one the rules derive"
