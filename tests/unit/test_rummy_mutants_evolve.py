@@ -4,9 +4,11 @@ types included, after every event of whole games.
 
 Written against the survivors of mutation testing (scripts/mutate.sh, docs/testing.md):
 a flag folded as None instead of False (`locked`, `reminded`, the seed window) behaved
-the same in every rule, but a snapshot holding it could no longer be read back.
+the same in every rule, but a snapshot holding it could no longer be read back; and no
+test read every field a new round starts from.
 
-Rules: PF-FAIR-1, PF-AMB-12, RM-CORE-5, RM-CORE-7, RM-OPT-1a, RM-OPT-3b, RM-AMB-22.
+Rules: PF-FAIR-1, PF-AMB-12, RM-CORE-5, RM-CORE-7, RM-OPT-1a, RM-OPT-3b, RM-AMB-22,
+RM-TAH-2, RM-CAR-18, RM-BLOCK-2, RM-VAT-5.
 """
 
 from __future__ import annotations
@@ -18,10 +20,17 @@ import msgspec
 import pytest
 
 from engine.rummy.evolve import evolve
-from engine.rummy.messages import Command, Event
+from engine.rummy.messages import (
+    Command,
+    Event,
+    Play,
+    RoundDealt,
+    Touch,
+)
 from engine.rummy.options import options_from
 from engine.rummy.state import State
 from engine.rummy.view import view
+from tests.unit.rummy_support import SECRET, cards, playing, step, table
 
 _GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "rummy"
 _decode = msgspec.json.Decoder(State).decode
@@ -47,8 +56,8 @@ def test_every_folded_state_of_a_golden_game_reads_back_as_itself(variant: str) 
     golden = msgspec.json.decode((_GOLDEN / f"{variant}.json").read_bytes(), type=_Golden)
     options = dict(golden.options)
     state = State(options=options_from(options.pop("variant"), **options))
-    for step in golden.steps:
-        for event in step.events:
+    for entry in golden.steps:
+        for event in entry.events:
             state = evolve(state, event)
             assert _decode(msgspec.json.encode(state)) == state, type(event).__name__
     assert state.phase == "over"
@@ -60,10 +69,63 @@ def test_a_dealt_round_starts_unlocked_and_without_a_reminder_for_every_seat() -
     golden = msgspec.json.decode((_GOLDEN / "tahiti.json").read_bytes(), type=_Golden)
     options = dict(golden.options)
     state = State(options=options_from(options.pop("variant"), **options))
-    for step in golden.steps:
-        for event in step.events:
+    for entry in golden.steps:
+        for event in entry.events:
             state = evolve(state, event)
         if state.phase == "play":
             break
     assert (state.locked, state.reminded, state.seed_window) == (False, False, False)
     assert view(state, 1).locked is False
+
+
+@pytest.mark.parametrize("variant", sorted(p.stem for p in _GOLDEN.glob("*.json")))
+def test_every_round_of_a_golden_game_is_dealt_on_a_fresh_table(variant: str) -> None:
+    """RM-CORE-5, RM-CORE-7, RM-TAH-2, RM-CAR-18, RM-BLOCK-2, RM-VAT-5: a dealt round starts
+    with the dealt hands and stock, only Tahiti's singletons on the table, no joker named,
+    nobody opened, no pass counted, no final turns, no lock, no reminder, the client
+    seeds' window closed, the last round's end no longer shown, and the first player on
+    turn 1; the running totals carry on."""
+    golden = msgspec.json.decode((_GOLDEN / f"{variant}.json").read_bytes(), type=_Golden)
+    options = dict(golden.options)
+    state = State(options=options_from(options.pop("variant"), **options))
+    dealt = 0
+    for entry in golden.steps:
+        for event in entry.events:
+            before = state
+            state = evolve(state, event)
+            if not isinstance(event, RoundDealt):
+                continue
+            dealt += 1
+            seats = state.seats
+            assert (state.hands, state.stock) == (event.hands, event.stock)
+            assert state.table == tuple((c,) for c in event.singletons)
+            assert (state.phase, state.turn, state.turn_no, state.first) == (
+                "play",
+                event.first,
+                1,
+                event.first,
+            )
+            assert (state.names, state.opened) == ((), (False,) * seats)
+            assert (state.drawn, state.passes, state.final_last) == (0, 0, 0)
+            assert (state.locked, state.reminded, state.seed_window) == (False, False, False)
+            assert state.result is None
+            assert state.totals == (before.totals or (0,) * seats)
+    assert dealt >= 1
+
+
+def test_a_lock_folds_to_a_plain_flag_the_snapshot_reads_back() -> None:
+    """RM-OPT-3b: a Tahiti seat under revert_draw_3 touches the table (locked), then goes
+    out with the move; the state reads back from its snapshot after each step."""
+    state = playing(
+        "tahiti",
+        ["7S 7H 7D", "3D 4D 9C"],
+        stock="9D 9H",
+        secret=SECRET,
+        incomplete_move="revert_draw_3",
+    )
+    _, state = step(state, 1, Touch())
+    assert state.locked is True and state.reminded is False
+    assert _decode(msgspec.json.encode(state)) == state
+    _, state = step(state, 1, Play(table=table("7S 7H 7D"), added=cards("7S 7H 7D")))
+    assert state.result is not None and state.result.how == "out"
+    assert _decode(msgspec.json.encode(state)) == state
