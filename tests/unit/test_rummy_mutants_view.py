@@ -35,11 +35,12 @@ _SYSTEM = 0
 
 def _carousel_turn() -> State:
     """Round 2 of a Carousel game, seat 2's seventh turn: one card drawn, a joker on the
-    table named as the 7♥, seat 3's final turn pending, running totals and rounds won."""
+    table named as the 7♥, the stock run out and seat 3's final turn the last, running
+    totals and rounds won."""
     state = playing(
         "carousel",
         ["2C 3C", "4D 5D 6D JK2", "KH"],
-        stock="8S 9S",
+        stock="",  # final turns follow the stock's last card (RM-CAR-18)
         on_table="7S 7D JK1",
         names={"JK1": "7H"},
         turn=2,
