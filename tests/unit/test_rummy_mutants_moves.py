@@ -9,7 +9,7 @@ joker, or a group taken off the table whole with its joker.
 
 Rules: RM-VAT-4, RM-AMB-10, RM-TAH-8, RM-AMB-25, RM-JOKER-1, RM-JOKER-2, RM-AMB-8,
 RM-CAR-7, RM-AMB-9, RM-GRP-2, RM-GRP-4, RM-ACE-1, RM-ACE-2, RM-ACE-4, RM-MOVE-3,
-RM-JOKER-4, RM-TAH-9, RM-TAH-10.
+RM-JOKER-4, RM-TAH-9, RM-TAH-10, RM-TAH-2, RM-TAH-3.
 """
 
 from __future__ import annotations
@@ -250,3 +250,23 @@ def test_a_tahiti_joker_split_in_halves_is_freed_by_the_hand_copy_in_either_half
     assert _refusal(
         before, NINE_OF_DIAMONDS, "7D 8D 9D | 10D JD JK1 | 9S 9C 9H", {"JK#1": "QD"}, "", TAHITI
     )[:2] == ("joker_not_freed", "RM-TAH-9")
+
+
+def test_an_untouched_tahiti_singleton_joker_needs_no_name() -> None:
+    """RM-TAH-2, RM-TAH-3: a singleton joker left alone where it was dealt stands for
+    nothing and needs no name while a run is laid beside it."""
+    out = move("JK1 | 7D | 2C | KS", {}, "JK1 | 7D | 2C | KS | 3H 4H 5H", {}, "3H 4H 5H", TAHITI)
+    assert out.names == ()
+    assert out.groups[:4] == (None, None, None, None)
+    assert out.added == ("3H#1", "4H#1", "5H#1")
+
+
+def test_a_joker_from_the_hand_laid_alone_is_no_group() -> None:
+    """RM-GRP-2, RM-JOKER-1, RM-TAH-3: only the dealt singletons lie alone; a joker from
+    the hand laid alone beside them makes no set or run whatever it stands for."""
+    assert _refusal("2C | 7D | 9S | KS", {}, "2C | 7D | 9S | KS | JK1", {}, "JK1", TAHITI) == (
+        "no_identity_fits",
+        "RM-JOKER-1",
+        "group 5: no card JK#1 could stand for makes a set or a run",
+        4,
+    )
