@@ -9,7 +9,7 @@ joker, or a group taken off the table whole with its joker.
 
 Rules: RM-VAT-4, RM-AMB-10, RM-TAH-8, RM-AMB-25, RM-JOKER-1, RM-JOKER-2, RM-AMB-8,
 RM-CAR-7, RM-AMB-9, RM-GRP-2, RM-GRP-4, RM-ACE-1, RM-ACE-2, RM-ACE-4, RM-MOVE-3,
-RM-JOKER-4, RM-TAH-9, RM-TAH-10, RM-TAH-2, RM-TAH-3.
+RM-JOKER-4, RM-TAH-9, RM-TAH-10, RM-TAH-2, RM-TAH-3, RM-TAH-7, RM-CORE-2.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from msgspec.structs import replace
 
 from engine.rummy.groups import TableViolation
-from engine.rummy.variants import CAROUSEL, TAHITI, VATICAN, Variant
+from engine.rummy.variants import CAROUSEL, MANIPULATION, TAHITI, VATICAN, Variant
 from tests.unit.test_rummy_moves import move
 
 Names = dict[str, str]
@@ -269,4 +269,51 @@ def test_a_joker_from_the_hand_laid_alone_is_no_group() -> None:
         "RM-JOKER-1",
         "group 5: no card JK#1 could stand for makes a set or a run",
         4,
+    )
+
+
+def test_a_dealt_singleton_joker_moved_into_a_group_of_two_is_no_group() -> None:
+    """RM-TAH-3, RM-GRP-2, RM-JOKER-1: once the singleton joker joins another card it is
+    no longer alone and must make a set or a run: two cards make neither."""
+    assert _refusal("JK1 | 7D | 2C | KS", {}, "7D | 2C | KS | JK1 9H", {}, "9H", TAHITI) == (
+        "no_identity_fits",
+        "RM-JOKER-1",
+        "group 4: no card JK#1 could stand for makes a set or a run",
+        3,
+    )
+
+
+@pytest.mark.parametrize(
+    ("after", "variant", "code", "rule", "group"),
+    [
+        ("7S 7H JK1 JK2", TAHITI, "too_many_jokers", "RM-TAH-7", 1),
+        ("7S 7H 7D JK3 | 9C 10C JK1 JK2", TAHITI, "too_many_jokers", "RM-TAH-7", 2),
+        ("9C 10C JK1", MANIPULATION, "no_jokers", "RM-CORE-2", 1),
+    ],
+)
+def test_a_group_with_more_jokers_than_the_variant_allows_is_named(
+    after: str, variant: Variant, code: str, rule: str, group: int
+) -> None:
+    """RM-TAH-7 (one joker a group), RM-CORE-2 (no jokers in Manipulation): the refusal
+    names the group, counted from 1, and the limit; a group before it whose joker has
+    one fitting identity (7♠ 7♥ 7♦ JK = 7♣) is not the one refused."""
+    hand = after.replace("|", " ")
+    limit = variant.jokers_per_group
+    assert _refusal("", {}, after, {}, hand, variant) == (
+        code,
+        rule,
+        f"group {group}: this variant allows at most {limit} joker(s) a group",
+        group - 1,
+    )
+
+
+def test_a_card_no_deck_holds_is_refused_in_its_group_not_a_joker_before_it() -> None:
+    """RM-CORE-2, RM-JOKER-2: 'QQ#1' in the second group is refused there; the joker of
+    the first group (7♠ 7♥ 7♦ JK, only 7♣) is named by the check, not blamed."""
+    after = "7S 7H 7D JK2 | 9C QQ#1 JK1"
+    assert _refusal("", {}, after, {}, after.replace("|", " "), CAROUSEL) == (
+        "bad_card",
+        "",
+        "group 2: 'QQ#1' is not a card of a rummy deck",
+        1,
     )
