@@ -9,7 +9,8 @@ joker, or a group taken off the table whole with its joker.
 
 Rules: RM-VAT-4, RM-AMB-10, RM-TAH-8, RM-AMB-25, RM-JOKER-1, RM-JOKER-2, RM-AMB-8,
 RM-CAR-7, RM-AMB-9, RM-GRP-2, RM-GRP-4, RM-ACE-1, RM-ACE-2, RM-ACE-4, RM-MOVE-3,
-RM-JOKER-4, RM-TAH-9, RM-TAH-10, RM-TAH-2, RM-TAH-3, RM-TAH-7, RM-CORE-2.
+RM-JOKER-4, RM-TAH-9, RM-TAH-10, RM-TAH-2, RM-TAH-3, RM-TAH-7, RM-CORE-2, RM-MOVE-5,
+RM-JOKER-3, RM-JOKER-5, RM-CAR-6, RM-VAT-5.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ import pytest
 from msgspec.structs import replace
 
 from engine.rummy.groups import TableViolation
+from engine.rummy.moves import check_move
 from engine.rummy.variants import CAROUSEL, MANIPULATION, TAHITI, VATICAN, Variant
+from tests.unit.test_rummy_moves import cards as mcards
 from tests.unit.test_rummy_moves import move
+from tests.unit.test_rummy_moves import table as mtable
 
 Names = dict[str, str]
 SIX_OF_CLUBS = {"JK#1": "6C"}
@@ -317,3 +321,86 @@ def test_a_card_no_deck_holds_is_refused_in_its_group_not_a_joker_before_it() ->
         "group 2: 'QQ#1' is not a card of a rummy deck",
         1,
     )
+
+
+SIX_OF_HEARTS = {"JK#1": "6H"}
+
+
+def test_a_card_laid_twice_is_refused_before_any_joker_fault() -> None:
+    """RM-MOVE-5 (the module's order of checks): 9♣ twice and the table's JK(6♥) renamed:
+    the card lying twice is the fault the player sees first."""
+    assert _refusal(
+        "3H 4H 5H JK1 | 9C 9D 9S",
+        SIX_OF_HEARTS,
+        "3H 4H 5H JK1 | 9C 9D 9S 9C",
+        {"JK#1": "2H"},
+        "",
+        CAROUSEL,
+    ) == ("duplicate_card", "RM-MOVE-5", "9C#1 lies twice on the table", 1)
+
+
+def test_a_freed_joker_left_off_the_table_is_named() -> None:
+    """RM-JOKER-5: the real 6♥ takes JK(6♥)'s place; the freed joker must go back into a
+    group on the table with an identity, not disappear."""
+    assert _refusal("3H 4H 5H JK1", SIX_OF_HEARTS, "3H 4H 5H 6H", {}, "6H", CAROUSEL) == (
+        "freed_joker_off_table",
+        "RM-JOKER-5",
+        "JK#1 was freed: it must go into a group on the table with an identity",
+        None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("joker", "variant", "rule", "real"),
+    [
+        ("JK1", CAROUSEL, "RM-CAR-6", "the real 6H"),
+        ("JK2", CAROUSEL, "RM-CAR-6", "the real 6H"),
+        ("JK1", TAHITI, "RM-TAH-9", "the real 6H from the hand"),
+    ],
+)
+def test_a_table_joker_renamed_without_being_freed_says_what_frees_it(
+    joker: str, variant: Variant, rule: str, real: str
+) -> None:
+    """RM-CAR-6, RM-TAH-9, RM-JOKER-3: JK(6♥) may not become 7♥ while 6♥ has not taken its
+    place (in Tahiti a 6♥ from the hand), whichever joker it is (the second joker alone
+    on the table too)."""
+    card = f"JK#{joker[2:]}"
+    assert _refusal(
+        f"3H 4H 5H {joker}", {card: "6H"}, f"2H 3H 4H 5H {joker}", {card: "7H"}, "2H", variant
+    ) == (
+        "joker_not_freed",
+        rule,
+        f"{card} stands for 6H until {real} takes its place in its group; it cannot become 7H",
+        0,
+    )
+
+
+def test_a_table_joker_without_a_name_is_named_in_the_input_error() -> None:
+    """RM-JOKER-1: every joker lying in a group has a name; a before-table without one is
+    refused naming the joker."""
+    assert _refusal("3H 4H 5H JK1", {}, "2H 3H 4H 5H JK1", {}, "2H", CAROUSEL) == (
+        "bad_before_table",
+        "",
+        "JK#1 lies on the table without a name",
+        None,
+    )
+
+
+def test_a_move_is_not_a_first_play_unless_the_caller_says_so() -> None:
+    """RM-VAT-5: only a seat's first play must be a natural run of three; check_move reads
+    a move as a later one by default (the bot asks it so), and a set is then accepted."""
+    out = check_move(
+        mtable("3H 4H 5H"), {}, mtable("3H 4H 5H | 7S 7D 7C"), {}, mcards("7S 7D 7C"), VATICAN
+    )
+    assert out.added == ("7S#1", "7D#1", "7C#1")
+    with pytest.raises(TableViolation) as caught:
+        check_move(
+            mtable("3H 4H 5H"),
+            {},
+            mtable("3H 4H 5H | 7S 7D 7C"),
+            {},
+            mcards("7S 7D 7C"),
+            VATICAN,
+            first_play=True,
+        )
+    assert caught.value.rule_id == "RM-VAT-5"
