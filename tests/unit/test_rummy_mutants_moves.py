@@ -404,3 +404,38 @@ def test_a_move_is_not_a_first_play_unless_the_caller_says_so() -> None:
             first_play=True,
         )
     assert caught.value.rule_id == "RM-VAT-5"
+
+
+def test_a_card_not_in_the_hand_is_the_fault_even_beside_an_unnamed_joker() -> None:
+    """RM-MOVE-5, RM-JOKER-2: 9♣ 10♣ JK with 10♣ not in the mover's hand: the refusal is
+    the card from nowhere, not the joker's missing name (8♣ or J♣)."""
+    assert _refusal("", {}, "9C 10C JK1", {}, "9C JK1", CAROUSEL) == (
+        "not_in_hand",
+        "RM-MOVE-5",
+        "10C#1 is not in the mover's hand",
+        0,
+    )
+
+
+@pytest.mark.parametrize(
+    ("after_names", "code", "message"),
+    [
+        (
+            {"7H#1": "8H"},
+            "named_card_not_a_joker",
+            "7H#1 is given the name '8H', but it is not a joker on the table",
+        ),
+        ({"JK#1": "ZZ"}, "bad_card", "JK#1 named 'ZZ': not a card"),
+    ],
+)
+def test_a_name_goes_to_a_joker_and_names_a_card(
+    after_names: Names, code: str, message: str
+) -> None:
+    """RM-JOKER-1: only a joker on the table is named, and as a real card."""
+    after = "7H 8H JK1" if "JK#1" in after_names else "7H 8H 9H"
+    assert _refusal("", {}, after, after_names, after, CAROUSEL) == (
+        code,
+        "RM-JOKER-1",
+        message,
+        0,
+    )
