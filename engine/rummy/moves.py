@@ -335,8 +335,10 @@ def _fits(
                 if (low == 1 and variant.ace == "high") or (high == 14 and variant.ace == "low"):
                     continue  # the ace may not stand on that side (RM-ACE-1, RM-ACE-2)
                 window = [(p - 1) % 13 + 1 for p in range(low, high + 1)]
-                if all(r in window for r in ranks):
-                    out.append(tuple(RANKS[r - 1] + suit for r in window if (r, suit) not in known))
+                fit = tuple(RANKS[r - 1] + suit for r in window if (r, suit) not in known)
+                # A 13-card run fits both with its ace low and high: the same faces once.
+                if all(r in window for r in ranks) and fit not in out:
+                    out.append(fit)
                     if len(out) > _FITS_SHOWN:
                         return out
     return out

@@ -439,3 +439,13 @@ def test_a_name_goes_to_a_joker_and_names_a_card(
         message,
         0,
     )
+
+
+@pytest.mark.parametrize("variant", [CAROUSEL, TAHITI])
+def test_a_joker_completing_a_thirteen_card_run_is_named_for_its_one_fit(variant: Variant) -> None:
+    """RM-AMB-8, RM-AMB-6: A♣ … Q♣ and an unnamed joker make a run only with the joker as
+    K♣ (a run has at most 13 cards; with the ace low or high the joker is K♣ either way),
+    so the one identity that fits is filled in."""
+    run = "AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC JK1"
+    checked = move("", {}, run, {}, run, variant)
+    assert dict(checked.names) == {"JK#1": "KC"}
