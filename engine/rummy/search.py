@@ -170,16 +170,28 @@ def hint(
         if found is not None:
             easy = (card, found)
             break
+    some: Move | None = None
+    if easy is None:
+        # One search says whether any move exists (the reminder's usual question, and a
+        # hand that plays nothing needs no card-by-card proof); the earliest card of the
+        # move it finds bounds the cards still to ask about.
+        solved = _solve(pos, any_move=True)
+        if solved is None:
+            return None
+        some = solved[0]
     scens = _Scenarios(pos)
     for card in _distinct(pos.hand):
         if easy is not None and card == easy[0]:
             return _hint(pos, *easy)
-        move = _one_card(pos, card, scens)
+        if some is not None and _face(card) in {_face(c) for c in some.added}:
+            move: Move | None = some
+        else:
+            move = _one_card(pos, card, scens)
         if move is not None:
             return Hint(
                 card=card, groups=_changed(pos.table, move.table), rearranges=True, move=move
             )
-    return None
+    return None  # pragma: no cover - `some` plays a card of the hand
 
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -252,6 +264,10 @@ def _near(card: Card, group: Sequence[Card]) -> bool:
         ):
             return True
     return False
+
+
+def _face(card: Card) -> str:
+    return card.partition("#")[0]
 
 
 def _rank_suit(card: Card) -> tuple[int, str]:
