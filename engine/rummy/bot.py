@@ -20,15 +20,12 @@ passes on an empty stock. Its fallback — the command the rules always accept o
 
 from __future__ import annotations
 
-from itertools import combinations
-
-from engine.cards import JOKER, RANKS, SUITS
 from engine.errors import RuleViolation
 from engine.rummy.messages import Command, Draw, GiveUp, Pass, Play
 from engine.rummy.moves import check_move
 from engine.rummy.options import RummyOptions
 from engine.rummy.scoring import KNOCK_AT, hand_points
-from engine.rummy.search import Move, find_move
+from engine.rummy.search import Move, find_move, local_move
 from engine.rummy.search_model import position
 from engine.rummy.search_simple import simple_move
 from engine.rummy.variants import Variant
@@ -94,7 +91,7 @@ def greedy_move(
     if first_play or sum(map(len, table)) <= _EXACT_UP_TO:
         move = find_move(table, names, hand, variant, first_play=first_play)
     else:
-        move = _plain_move(table, names, hand, variant) or _local_move(table, names, hand, variant)
+        move = _plain_move(table, names, hand, variant) or local_move(table, names, hand, variant)
     if move is None:
         return None
     for _ in range(len(hand)):
@@ -102,7 +99,7 @@ def greedy_move(
         rest = tuple(c for c in hand if c not in added)
         more = None
         if rest:
-            more = _plain_move(move.table, dict(move.names), rest, variant) or _local_move(
+            more = _plain_move(move.table, dict(move.names), rest, variant) or local_move(
                 move.table, dict(move.names), rest, variant
             )
         if more is None:
@@ -137,55 +134,3 @@ def _plain_move(
             laid, named, added, _ = found
             return Move(table=laid, names=tuple(sorted(named.items())), added=added)
     return None
-
-
-def _local_move(
-    table: tuple[tuple[str, ...], ...],
-    names: dict[str, str],
-    hand: tuple[str, ...],
-    variant: Variant,
-) -> Move | None:
-    """A legal move that changes one or two groups of the table near a hand card (same
-    rank, or same suit at most two ranks away): the exact search on those groups alone,
-    which costs milliseconds where the whole table can cost seconds; None if none."""
-    tried: set[tuple[int, ...]] = set()
-    for card in hand:
-        if card.startswith(JOKER):
-            continue
-        near = [i for i, group in enumerate(table) if _near(card, group, names)]
-        for chosen in [*((i,) for i in near), *combinations(near, 2)]:
-            if chosen in tried:
-                continue
-            tried.add(chosen)
-            part = tuple(table[i] for i in chosen)
-            held = {c for g in part for c in g}
-            found = find_move(part, {c: n for c, n in names.items() if c in held}, hand, variant)
-            if found is None:
-                continue
-            kept = tuple(g for i, g in enumerate(table) if i not in chosen)
-            whole = (*kept, *found.table)
-            named = {**{c: n for c, n in names.items() if c not in held}, **dict(found.names)}
-            try:
-                checked = check_move(table, names, whole, named, hand, variant)
-            except RuleViolation:
-                continue
-            return Move(table=whole, names=checked.names, added=checked.added)
-    return None
-
-
-def _near(card: str, group: tuple[str, ...], names: dict[str, str]) -> bool:
-    """A group a move playing `card` may change: it holds a card (a joker as its name)
-    of the same rank, or of the same suit at most two ranks away (K and A are
-    neighbours), or a joker with no name yet (a Tahiti singleton, RM-TAH-3)."""
-    rank, suit = _FACES[card.partition("#")[0]]
-    for other in group:
-        face = _FACES.get(names.get(other) or other.partition("#")[0])
-        if face is None:
-            return True
-        gap = abs(face[0] - rank)
-        if face[0] == rank or (face[1] == suit and min(gap, 13 - gap) <= 2):
-            return True
-    return False
-
-
-_FACES = {f"{r}{s}": (i, s) for i, r in enumerate(RANKS) for s in SUITS}

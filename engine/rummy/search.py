@@ -55,7 +55,7 @@ from engine.rummy.search_table import to_table
 from engine.rummy.search_types import JOKER_INDEX, Problem, Solution
 from engine.rummy.variants import Variant
 
-__all__ = ["Hint", "Move", "Table", "best_move", "find_move", "hint"]
+__all__ = ["Hint", "Move", "Table", "best_move", "find_move", "hint", "local_move"]
 
 Table = tuple[tuple[Card, ...], ...]
 # States the bot's exact search over joker scenarios may visit in all: at most about a
@@ -223,14 +223,34 @@ def _one_card(pos: Position, card: Card, scens: _Scenarios) -> Move | None:
     return _local(pos, card) or _plays(pos, card, scens, lambda p: solve(p, "first", -1))
 
 
-def _local(pos: Position, card: Card) -> Move | None:
-    """A legal move playing `card` that changes one or two groups of the table, found by
-    the exact search on those groups alone; None when there is none of that kind. A
-    search over two groups costs little, where one over the whole table carries every
-    way to lay all the rest."""
-    related = [i for i, group in enumerate(pos.table) if _near(card, group)]
-    for size in (1, 2):
-        for chosen in combinations(related, size):
+def local_move(
+    table: Sequence[Sequence[Card]],
+    names: Mapping[Card, str],
+    hand: Sequence[Card],
+    variant: Variant,
+    *,
+    card: Card | None = None,
+) -> Move | None:
+    """A legal move that changes one or two groups of the table near a hand card (near
+    `card` only, and playing it, when given), found by the exact search on those groups
+    alone; None when there is none of that kind (a move changing more groups may still
+    exist). A search over two groups costs milliseconds where one over the whole table
+    carries every way to lay all the rest: the bot's move on a large table, and the hint's
+    first try for a card its short search leaves open."""
+    pos = position(table, names, hand, variant, False)
+    return _local(pos, card)
+
+
+def _local(pos: Position, card: Card | None) -> Move | None:
+    tried: set[tuple[int, ...]] = set()
+    for near_card in [card] if card is not None else pos.hand:
+        if near_card.startswith("JK#"):
+            continue
+        related = [i for i, group in enumerate(pos.table) if _near(near_card, group, pos.names)]
+        for chosen in [*((i,) for i in related), *combinations(related, 2)]:
+            if chosen in tried:
+                continue
+            tried.add(chosen)
             part = tuple(pos.table[i] for i in chosen)
             held = {c for g in part for c in g}
             sub = position(
@@ -240,7 +260,10 @@ def _local(pos: Position, card: Card) -> Move | None:
                 pos.variant,
                 pos.first_play,
             )
-            found = _plays(sub, card, _Scenarios(sub), lambda p: solve(p, "first", -1))
+            if card is None:
+                found = find_move(part, sub.names, pos.hand, pos.variant)
+            else:
+                found = _plays(sub, card, _Scenarios(sub), lambda p: solve(p, "first", -1))
             if found is None:
                 continue
             kept = tuple(g for i, g in enumerate(pos.table) if i not in chosen)
@@ -251,17 +274,18 @@ def _local(pos: Position, card: Card) -> Move | None:
     return None
 
 
-def _near(card: Card, group: Sequence[Card]) -> bool:
-    """A group a move playing `card` may take cards from: it holds a joker, a card of the
-    same rank, or one of the same suit at most two ranks away (K and A are neighbours)."""
-    rank, suit = _rank_suit(card)
+def _near(card: Card, group: Sequence[Card], names: Mapping[Card, str]) -> bool:
+    """A group a move playing `card` may change: it holds a card (a joker as its name) of
+    the same rank, or of the same suit at most two ranks away (K and A are neighbours),
+    or a joker with no name yet (a Tahiti singleton, RM-TAH-3)."""
+    rank, suit = _rank_suit(_face(card))
     for other in group:
-        if other.startswith("JK#"):
+        face = names.get(other) or _face(other)
+        if face == "JK":
             return True
-        o_rank, o_suit = _rank_suit(other)
-        if o_rank == rank or (
-            o_suit == suit and min(abs(o_rank - rank), 13 - abs(o_rank - rank)) <= 2
-        ):
+        o_rank, o_suit = _rank_suit(face)
+        gap = abs(o_rank - rank)
+        if o_rank == rank or (o_suit == suit and min(gap, 13 - gap) <= 2):
             return True
     return False
 
@@ -270,8 +294,7 @@ def _face(card: Card) -> str:
     return card.partition("#")[0]
 
 
-def _rank_suit(card: Card) -> tuple[int, str]:
-    face = card.partition("#")[0]
+def _rank_suit(face: str) -> tuple[int, str]:
     return face_index(face) % 13, face[-1]
 
 
