@@ -10,6 +10,7 @@ RM-VAT-4, RM-TAH-8..10) are not checked here.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Literal
 
 import msgspec
@@ -129,12 +130,29 @@ def check_table(
             out.append(None)  # RM-TAH-3: an untouched singleton is exempt from RM-GRP-1
             continue
         try:
-            out.append(check_group(group, variant, named))
+            out.append(_known_group(tuple(group), variant, _names_in(group, named)))
         except RuleViolation as e:
             raise TableViolation(e.code, e.rule_id, f"group {i + 1}: {e.message}", i) from None
     if first_play and variant.first_play_natural_run:
         _first_run(out, hand, variant.first_play_natural_run)
     return tuple(out)
+
+
+# Most groups of a rebuilt table are the groups it already held, checked again at every
+# play: a group's check depends only on its cards, the variant and its jokers' names, so
+# the answers are kept (a few thousand, enough for every table in play in a process; a
+# refusal is not kept and is raised again each time).
+@lru_cache(maxsize=4096)
+def _known_group(cards: tuple[Card, ...], variant: Variant, names: tuple[str, ...]) -> Group:
+    jokers = [c for c in cards if _CARD.get(c, (1, ""))[0] == 0]
+    return check_group(cards, variant, {j: n for j, n in zip(jokers, names, strict=False) if n})
+
+
+def _names_in(group: Sequence[Card], named: Mapping[Card, str] | None) -> tuple[str, ...]:
+    """The names of the group's jokers, in its order ("" for one without a name)."""
+    if not named:
+        return ()
+    return tuple(named.get(c, "") for c in group if _CARD.get(c, (1, ""))[0] == 0)
 
 
 def _faces(
