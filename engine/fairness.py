@@ -39,6 +39,7 @@ __all__ = [
     "SeedWindowClosed",
     "SendClientSeed",
     "decide",
+    "fold_unit",
     "play",
     "revealed",
 ]
@@ -221,3 +222,39 @@ def _client_seed(life: Lifecycle, seat: int, seed: str) -> ClientSeedSent:
             f"a client seed is 0 to {_SEED_MAX} printable ASCII characters (space to '~')",
         )
     return ClientSeedSent(seat=seat, seed=seed)
+
+
+def fold_unit(state: Any, event: Any) -> Any:
+    """The lifecycle's events folded into a game state that keeps them in the fields
+    rummy's and Bunco's states share (`phase`, `round`, `secret`, `commitment`,
+    `client_seeds`, `seeds_sent`, `seed_window`, and `result`, whose `secret` the reveal
+    fills in); None for any other event, which the game folds itself."""
+    match event:
+        case SeedCommitted(deal=number, commitment=commitment, secret=secret):
+            n = state.seats
+            return msgspec.structs.replace(
+                state,
+                phase="seeded",
+                round=number,
+                secret=secret or None,
+                commitment=commitment,
+                client_seeds=("",) * n,
+                seeds_sent=(False,) * n,
+                seed_window=True,
+            )
+        case ClientSeedSent(seat=seat, seed=seed):
+            return msgspec.structs.replace(
+                state,
+                client_seeds=_at(state.client_seeds, seat, seed),
+                seeds_sent=_at(state.seeds_sent, seat, True),
+            )
+        case SeedRevealed(secret=secret):
+            shown = state.result and msgspec.structs.replace(state.result, secret=secret)
+            return msgspec.structs.replace(state, secret=None, result=shown)
+        case SeedWindowClosed():
+            return msgspec.structs.replace(state, seed_window=False)
+    return None
+
+
+def _at(values: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
+    return (*values[: seat - 1], value, *values[seat:])

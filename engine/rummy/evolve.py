@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from engine.fairness import ClientSeedSent, SeedCommitted, SeedRevealed, SeedWindowClosed
+from engine.fairness import (
+    ClientSeedSent,
+    SeedCommitted,
+    SeedRevealed,
+    SeedWindowClosed,
+    fold_unit,
+)
 from engine.rummy.messages import (
     CardsDrawn,
     Event,
@@ -80,29 +86,8 @@ def evolve(state: State, event: Event) -> State:
                 secret=state.result.secret if state.result else None,
             )
             return replace(state, phase="over", result=result, turn=0)
-        case SeedCommitted(deal=number, commitment=commitment, secret=secret):
-            n = state.seats
-            return replace(
-                state,
-                phase="seeded",
-                round=number,
-                secret=secret or None,
-                commitment=commitment,
-                client_seeds=("",) * n,
-                seeds_sent=(False,) * n,
-                seed_window=True,
-            )
-        case ClientSeedSent(seat=seat, seed=seed):
-            return replace(
-                state,
-                client_seeds=_with(state.client_seeds, seat, seed),
-                seeds_sent=_with(state.seeds_sent, seat, True),
-            )
-        case SeedRevealed(secret=secret):
-            shown = state.result and replace(state.result, secret=secret)
-            return replace(state, secret=None, result=shown)
-        case SeedWindowClosed():
-            return replace(state, seed_window=False)
+        case SeedCommitted() | ClientSeedSent() | SeedRevealed() | SeedWindowClosed():
+            return fold_unit(state, event)  # type: ignore[no-any-return]
     raise AssertionError(f"unknown event {event!r}")  # pragma: no cover
 
 
