@@ -14,17 +14,20 @@ what is worth showing (a roll's dice, say).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from msgspec.structs import replace
 
+from engine import protocol
 from engine.errors import RuleViolation
 from engine.fairness import CommitSeed, SeedCommitted
 
-__all__ = ["Failure", "difference", "replay_unit"]
+__all__ = ["Failure", "difference", "replay_unit", "unit_verdicts", "until_failed"]
 
 S = TypeVar("S")
+L = TypeVar("L")
+V = TypeVar("V")
 Failure = tuple[str, str]  # (the check that failed, why)
 # (index of the first differing event, the recorded events, the derived ones) -> a sentence
 Describe = Callable[[int, Sequence[Any], Sequence[Any]], str]
@@ -75,3 +78,25 @@ def replay_unit(
         at = next((i for i, (a, b) in pairs if a != b), min(len(recorded), len(derived)))
         return ("events", describe(at, recorded, derived)), state
     return None, after
+
+
+def until_failed(state: S, logs: Iterable[L], one: Callable[[S, L], tuple[V, S]]) -> list[V]:
+    """Each unit's verdict in order (`one` audits a unit from the state the units before
+    it left), up to and with the first that fails: a later unit starts from a state the
+    record no longer vouches for."""
+    out: list[V] = []
+    for log in logs:
+        verdict, state = one(state, log)
+        out.append(verdict)
+        if not getattr(verdict, "passed", False):
+            break
+    return out
+
+
+def unit_verdicts(verdicts: Iterable[Any]) -> tuple[protocol.UnitVerdict, ...]:
+    """A game's per-unit verdicts (number, passed, check, detail) as the platform reads
+    them (`RecordSection.units`)."""
+    return tuple(
+        protocol.UnitVerdict(number=v.number, passed=v.passed, check=v.check, detail=v.detail)
+        for v in verdicts
+    )

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import msgspec
 
 from engine import protocol
-from engine.audit import replay_unit
+from engine.audit import replay_unit, unit_verdicts, until_failed
 from engine.dice.evolve import evolve
 from engine.dice.messages import Command, CommitSeed, DiceThrown, Event
 from engine.dice.options import DiceOptions, options_from
@@ -114,12 +114,7 @@ def verify(record: Record) -> Verdict:
     except RuleViolation as exc:
         bad = RollVerdict(number=1, passed=False, check="options", detail=exc.message)
         return Verdict(passed=False, rolls=(bad,))
-    out: list[RollVerdict] = []
-    for log in record.rolls:
-        verdict, state = _roll(state, log)
-        out.append(verdict)
-        if not verdict.passed:
-            break
+    out = until_failed(state, record.rolls, _roll)
     return Verdict(passed=all(v.passed for v in out), rolls=tuple(out))
 
 
@@ -168,10 +163,7 @@ def replay(record: Record) -> Report:
 
 
 def units(verdict: Verdict) -> tuple[protocol.UnitVerdict, ...]:
-    return tuple(
-        protocol.UnitVerdict(number=v.number, passed=v.passed, check=v.check, detail=v.detail)
-        for v in verdict.rolls
-    )
+    return unit_verdicts(verdict.rolls)
 
 
 decode = msgspec.json.Decoder(Record).decode

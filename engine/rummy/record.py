@@ -17,7 +17,7 @@ from typing import Any, Literal
 import msgspec
 
 from engine import protocol
-from engine.audit import replay_unit
+from engine.audit import replay_unit, unit_verdicts, until_failed
 from engine.errors import RuleViolation
 from engine.rummy.evolve import evolve
 from engine.rummy.messages import Command, CommitSeed, Event
@@ -106,12 +106,7 @@ def verify(record: Record) -> Verdict:
     except RuleViolation as exc:
         bad = RoundVerdict(number=1, passed=False, check="options", detail=exc.message)
         return Verdict(passed=False, rounds=(bad,))
-    out: list[RoundVerdict] = []
-    for log in record.rounds:
-        verdict, state = _round(state, log)
-        out.append(verdict)
-        if not verdict.passed:
-            break
+    out = until_failed(state, record.rounds, _round)
     return Verdict(passed=all(v.passed for v in out), rounds=tuple(out))
 
 
@@ -135,10 +130,7 @@ def replay(record: Record) -> RoundResult | None:
 
 
 def units(verdict: Verdict) -> tuple[protocol.UnitVerdict, ...]:
-    return tuple(
-        protocol.UnitVerdict(number=v.number, passed=v.passed, check=v.check, detail=v.detail)
-        for v in verdict.rounds
-    )
+    return unit_verdicts(verdict.rounds)
 
 
 decode = msgspec.json.Decoder(Record).decode
