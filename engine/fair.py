@@ -20,7 +20,6 @@ alone (the dice tool's phone, PF-DICE-1) gives ``entropy([""])``, the same hash 
 from __future__ import annotations
 
 import hashlib
-import hmac
 import struct
 from collections.abc import Sequence
 from typing import TypeVar
@@ -52,8 +51,11 @@ ALGORITHM = "sahra-fair-v1"
 _SECRET_BYTES = 32
 _SEED_MAX = 64
 _WORD_SPAN = 1 << 32
-# A block's digest as eight 32-bit big-endian words, word 0 first (PF-AMB-12 c).
-_EIGHT_WORDS = struct.Struct(">8I").unpack
+# A block's digest is eight 32-bit big-endian words, word 0 first (PF-AMB-12 c).
+_BLOCK_WORDS = 8
+_HASH_BLOCK = 64  # SHA-256's block, to which an HMAC key is padded (RFC 2104)
+_IPAD = bytes(b ^ 0x36 for b in range(256))
+_OPAD = bytes(b ^ 0x5C for b in range(256))
 _HEX = frozenset("0123456789abcdef")
 _PRINTABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
 _CUT_COUNT = {name: i + 1 for i, name in enumerate(RANKS)} | {JOKER: 14}
@@ -107,14 +109,19 @@ class Stream:
     big-endian words; words are consumed in order, block after block.
     """
 
-    __slots__ = ("_block", "_mac", "_pos", "_prefix", "_words")
+    __slots__ = ("_block", "_inner", "_outer", "_pos", "_prefix", "_words")
 
     def __init__(self, secret: bytes, label: str, entropy_hex: str) -> None:
         _check_secret(secret)
         _check_label(label)
         _check_entropy(entropy_hex)
-        # Keying once and copying per block skips re-deriving the HMAC pads every block.
-        self._mac = hmac.new(secret, digestmod=hashlib.sha256)
+        # HMAC(K, m) = H((K ^ opad) || H((K ^ ipad) || m)) (RFC 2104), with K the 32-byte
+        # secret padded to SHA-256's 64-byte block. Both keyed hashes are made once and
+        # copied per block: the same digest as hmac.new(...).copy(), at about 0.6 of its
+        # cost (the hmac object's copy is Python code; hashlib's is C).
+        key = secret.ljust(_HASH_BLOCK, b"\0")
+        self._inner = hashlib.sha256(key.translate(_IPAD))
+        self._outer = hashlib.sha256(key.translate(_OPAD))
         self._prefix = f"{label}:{entropy_hex}:".encode("ascii")
         self._block = 0
         self._words: list[int] = []
@@ -127,6 +134,28 @@ class Stream:
                 "bad_range", "PF-AMB-12", f"uniform(n) needs 1 <= n <= 2**32, got {n!r}"
             )
         return self._below(n)
+
+    def draws(self, n: int, count: int) -> list[int]:
+        """The next ``count`` draws of ``uniform(n)``, in order: the same integers as
+        ``count`` calls, read a block at a time (a Bunco round's dice, PF-DICE-2)."""
+        if not isinstance(n, int) or not 1 <= n <= _WORD_SPAN:
+            raise RuleViolation(
+                "bad_range", "PF-AMB-12", f"uniform(n) needs 1 <= n <= 2**32, got {n!r}"
+            )
+        if not isinstance(count, int) or count < 0:
+            raise RuleViolation(
+                "bad_draw_count", "PF-AMB-12", f"draws(n, count) needs count >= 0, got {count!r}"
+            )
+        limit = _WORD_SPAN - _WORD_SPAN % n
+        out: list[int] = []
+        while len(out) < count:
+            need = count - len(out)
+            self._reserve(need)
+            words, pos = self._words, self._pos
+            self._pos = pos + need
+            # a rejected word is skipped, as _below skips it: the next word is the draw
+            out += [word % n for word in words[pos : pos + need] if word < limit]
+        return out
 
     def _below(self, n: int) -> int:
         limit = _WORD_SPAN - _WORD_SPAN % n  # == (2**32 // n) * n
@@ -167,11 +196,21 @@ class Stream:
         if self._pos:
             del self._words[: self._pos]
             self._pos = 0
-        while len(self._words) < count:
-            mac = self._mac.copy()
-            mac.update(self._prefix + str(self._block).encode("ascii"))
-            self._block += 1
-            self._words += _EIGHT_WORDS(mac.digest())
+        missing = count - len(self._words)
+        if missing <= 0:
+            return
+        first, blocks = self._block, -(-missing // _BLOCK_WORDS)
+        self._block = first + blocks
+        inner, outer, prefix = self._inner, self._outer, self._prefix
+        digests = []
+        for i in range(first, first + blocks):
+            mac = inner.copy()
+            mac.update(prefix + str(i).encode("ascii"))
+            outside = outer.copy()
+            outside.update(mac.digest())
+            digests.append(outside.digest())
+        # the blocks' words in order, block after block (PF-AMB-12 c), unpacked at once
+        self._words += struct.unpack(f">{_BLOCK_WORDS * blocks}I", b"".join(digests))
 
 
 def shuffle(items: Sequence[T], secret: bytes, label: str, entropy_hex: str) -> tuple[T, ...]:
@@ -221,9 +260,7 @@ def dice(secret: bytes, entropy_hex: str, count: int) -> tuple[int, ...]:
         raise RuleViolation(
             "bad_dice_count", "PF-FAIR-6", f"the number of dice cannot be negative, got {count!r}"
         )
-    stream = Stream(secret, "dice", entropy_hex)
-    stream._reserve(count)
-    return tuple(1 + stream._below(6) for _ in range(count))
+    return tuple(1 + d for d in Stream(secret, "dice", entropy_hex).draws(6, count))
 
 
 def cut(deck: Sequence[T], k: int) -> tuple[T, ...]:

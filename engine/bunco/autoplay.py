@@ -25,9 +25,16 @@ def random_step(
     state: State, rng: Rng, timeouts: float = 0.0
 ) -> tuple[int, Any, tuple[Event, ...]]:
     """One accepted command of whoever acts now, as (seat, command, its events)."""
+    command: Any
+    if state.phase == "play" and not state.bell and not timeouts:  # nearly every step
+        # every table waits: the one after the last that rolled (next_table, inlined)
+        table = state.tables[state.last_table % len(state.tables)]
+        seat = roller_seat(state, table)
+        command = Roll()
+        return seat, command, decide(state, seat, command)
     if state.phase == "seeding":
         secret = "".join(f"{rng.randrange(256):02x}" for _ in range(32))
-        command: Any = CommitSeed(secret=secret)
+        command = CommitSeed(secret=secret)
         return _SYSTEM, command, decide(state, _SYSTEM, command)
     if state.phase == "seeded":
         return _SYSTEM, Deal(), decide(state, _SYSTEM, Deal())

@@ -3,8 +3,9 @@
 Every roll of a round, at every table and in the roll-offs, takes the next three dice of
 the round's "dice" stream in log order: the round's k-th roll (k from 0) reads dice 3k to
 3k + 2 of `fair.dice(secret, E, ...)`. A round's stream is kept open between rolls (a
-small cache keyed by the secret and E), so a roll costs a word or two of it instead of
-the whole stream again; the cache changes no result, only how often the stream is read.
+small cache keyed by the secret and E), so a roll costs a look-up of dice already read
+instead of the whole stream again; the cache changes no result, only how often the stream
+is read.
 """
 
 from __future__ import annotations
@@ -17,19 +18,30 @@ from engine import fair
 __all__ = ["roll"]
 
 _DICE = 3
-_AHEAD = 8 * _DICE  # dice drawn past the roll asked for (the same dice, in the same order)
+_AHEAD = 16  # rolls read past the roll asked for (the same dice, in the same order)
+
+Dice = tuple[int, int, int]
 
 
 class _Drawn:
-    """One round's stream and the dice read from it so far."""
+    """One round's stream and the rolls read from it so far, three dice each."""
 
-    __slots__ = ("dice", "lock", "stream")
+    __slots__ = ("lock", "rolls", "stream")
 
     def __init__(self, secret: str, entropy: str) -> None:
         self.stream = fair.Stream(bytes.fromhex(secret), "dice", entropy)
-        self.dice: list[int] = []
+        self.rolls: list[Dice] = []
         # a caller on another thread (a worker pool) must not interleave its draws
         self.lock = threading.Lock()
+
+    def read(self, k: int) -> None:
+        """Read the stream up to past roll `k`, a block of rolls at a time."""
+        with self.lock:
+            rolls = self.rolls
+            if len(rolls) > k:  # another thread read them while this one waited
+                return
+            dice = self.stream.draws(6, _DICE * (k + 1 + _AHEAD - len(rolls)))
+            rolls += [(1 + a, 1 + b, 1 + c) for a, b, c in zip(*[iter(dice)] * _DICE, strict=True)]
 
 
 # Rounds in play at once in one process, each kept open; a round pushed out is read again
@@ -39,13 +51,22 @@ def _drawn(secret: str, entropy: str) -> _Drawn:
     return _Drawn(secret, entropy)
 
 
-def roll(secret: str, entropy: str, k: int) -> tuple[int, int, int]:
+# The round that rolled last, asked first: a round's rolls come one after another with the
+# same secret and E objects (the state's), and telling them by identity is cheaper than
+# the cache's look-up. Its one entry is set as a whole (one tuple), so a thread reads it
+# whole.
+_last: list[tuple[str, str, _Drawn]] = []
+
+
+def roll(secret: str, entropy: str, k: int) -> Dice:
     """The three dice of the round's roll `k` (from 0), each 1 to 6."""
-    drawn = _drawn(secret, entropy)
-    dice, end = drawn.dice, _DICE * (k + 1)
-    if len(dice) < end:
-        with drawn.lock:
-            uniform = drawn.stream.uniform
-            # the next few rolls' dice too: one pass under the lock serves several rolls
-            dice.extend([1 + uniform(6) for _ in range(end + _AHEAD - len(dice))])
-    return dice[end - 3], dice[end - 2], dice[end - 1]
+    last = _last[0] if _last else None
+    if last is not None and last[0] is secret and last[1] is entropy:
+        drawn = last[2]
+    else:
+        drawn = _drawn(secret, entropy)
+        _last[:] = [(secret, entropy, drawn)]
+    rolls = drawn.rolls
+    if len(rolls) <= k:
+        drawn.read(k)
+    return rolls[k]

@@ -28,25 +28,9 @@ __all__ = ["evolve"]
 
 
 def evolve(state: State, event: Event) -> State:
-    match event:  # the most frequent first
-        case DiceRolled():
-            table = state.tables[event.table - 1]
-            played = replace(
-                table,
-                scores=event.scores,
-                roller=event.next,
-                rolls=table.rolls + 1,
-                last=event.dice,
-            )
-            return replace(
-                state,
-                tables=_with(state.tables, event.table, played),
-                rolls=state.rolls + 1,
-                last_table=event.table,
-                rolled=True,
-                buncos=_add(state.buncos, event.player, event.kind == "bunco"),  # BU-TALLY-2
-                wipeouts=_add(state.wipeouts, event.player, event.kind == "wipeout"),
-            )
+    if type(event) is DiceRolled:  # nearly every event: asked before the match's cases
+        return _rolled(state, event)
+    match event:
         case RollOffRolled():
             table = state.tables[event.table - 1]
             passes = (*table.passes, (event.team, event.points))
@@ -99,6 +83,32 @@ def evolve(state: State, event: Event) -> State:
     raise AssertionError(f"unknown event {event!r}")  # pragma: no cover
 
 
+def _rolled(state: State, event: DiceRolled) -> State:
+    """A roll at a play table: its scores, roller and dice; the round's roll count."""
+    number, tables = event.table, state.tables
+    table = tables[number - 1]
+    played = replace(
+        table,
+        scores=event.scores,
+        roller=event.next,
+        rolls=table.rolls + 1,
+        last=event.dice,
+    )
+    after = replace(
+        state,
+        tables=(*tables[: number - 1], played, *tables[number:]),
+        rolls=state.rolls + 1,
+        last_table=number,
+        rolled=True,
+    )
+    kind = event.kind  # the tallies change on a few rolls an evening (BU-TALLY-2)
+    if kind == "bunco":
+        return replace(after, buncos=_add(state.buncos, event.player))
+    if kind == "wipeout":
+        return replace(after, wipeouts=_add(state.wipeouts, event.player))
+    return after
+
+
 def _started(state: State, event: RoundStarted) -> State:
     return replace(
         state,
@@ -120,9 +130,7 @@ def _order(tables: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tables[0]
 
 
-def _add(values: tuple[int, ...], place: int, yes: bool) -> tuple[int, ...]:
-    if not yes:
-        return values
+def _add(values: tuple[int, ...], place: int) -> tuple[int, ...]:
     return (*values[: place - 1], values[place - 1] + 1, *values[place:])
 
 

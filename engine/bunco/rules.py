@@ -65,9 +65,15 @@ def decide(state: State, seat: int, command: Command) -> tuple[Event, ...]:
     """`rules` inside the table's fairness lifecycle, as the table plays it: what
     `fairness.play` does, with the Lifecycle built only for a lifecycle command (a roll,
     thousands an evening, needs only the round's secret for its reveal)."""
-    if isinstance(command, fairness.COMMANDS):
+    if type(command) is Roll:  # the command of nearly every step, asked first
+        events = _roll(state, _table_of_roller(state, seat), auto=False)
+    elif isinstance(command, fairness.COMMANDS):
         return fairness.decide(lifecycle(state), seat, command)
-    return fairness.revealed(rules(state, seat, command), ends, state.secret)
+    else:
+        events = rules(state, seat, command)
+    # a round ends only after the roll that decides it, so a lone event ends none and
+    # needs no look for the reveal (the look is a call a roll, thousands an evening)
+    return events if len(events) == 1 else fairness.revealed(events, ends, state.secret)
 
 
 def rules(state: State, seat: int, command: Command) -> tuple[Event, ...]:
@@ -151,12 +157,18 @@ def _table_of_roller(state: State, seat: int) -> int:
         raise RuleViolation("evening_over", "BU-RND-3", "the evening's last round is over")
     if state.phase != "play":
         raise RuleViolation("wrong_phase", "BU-ROLL-1", "no round is being played")
-    if not 1 <= seat <= state.options.players:  # the ghost's place is no seat (BU-AMB-1)
+    players = state.options.players
+    if not 1 <= seat <= players:  # the ghost's place is no seat (BU-AMB-1)
         raise RuleViolation("not_a_player", "BU-ROLL-1", f"seat {seat} plays at no table")
-    waiting = awaited(state)
-    for number in waiting:
-        if roller_seat(state, state.tables[number - 1]) == seat:
-            return number
+    if not state.bell:  # every table waits: `awaited` and `roller_seat` inlined, a roll each
+        for number, table in enumerate(state.tables, 1):
+            place = table.seats[table.roller - 1]
+            if place == seat or (place > players and roller_seat(state, table) == seat):
+                return number
+    else:
+        for number in awaited(state):
+            if roller_seat(state, state.tables[number - 1]) == seat:
+                return number
     if state.bell:
         raise RuleViolation(
             "bell_rang",
@@ -186,29 +198,32 @@ def _roll(state: State, number: int, *, auto: bool) -> tuple[Event, ...]:
     table = state.tables[number - 1]
     assert state.secret is not None  # a round in play has its secret until its end
     dice = roll_dice(state.secret, state.entropy, state.rolls)
-    kind, points = score(dice, state.target, state.options.wipeout)
-    place = table.seats[table.roller - 1]
-    team = movement.team_of(table.roller)
-    passed = table.roller % 4 + 1  # BU-ROLL-4: to the left, the next seat number
+    options = state.options
+    kind, points = score(dice, state.target, options.wipeout)
+    roller = table.roller
+    team = 2 - roller % 2  # movement.team_of, inlined: a roll each (BU-SET-2)
     if state.bell:
         return _rolloff(state, number, team, dice, kind, points, auto=auto)
-    scores = list(table.scores)
-    scores[team - 1] = 0 if kind == "wipeout" else scores[team - 1] + points
+    place = table.seats[roller - 1]
+    ghost = place > options.players  # the ghost's place is the one after the players'
+    ours, theirs = table.scores if team == 1 else table.scores[::-1]
+    ours = 0 if kind == "wipeout" else ours + points
     rolled = DiceRolled(
         round=state.round,
         table=number,
         roll=table.rolls + 1,
         player=place,
-        seat=roller_seat(state, table),
+        seat=roller_seat(state, table) if ghost else place,
         dice=dice,
         kind=kind,
         points=points,
-        scores=(scores[0], scores[1]),
-        next=table.roller if points else passed,  # BU-ROLL-3: a scoring roll, again
-        ghost=place == state.options.ghost,
+        scores=(ours, theirs) if team == 1 else (theirs, ours),
+        # BU-ROLL-3: a scoring roll, again; BU-ROLL-4: else to the left, the next seat
+        next=roller if points else roller % 4 + 1,
+        ghost=ghost,
         auto=auto,
     )
-    if number != 1 or scores[team - 1] < BELL_AT:
+    if number != 1 or ours < BELL_AT:
         return (rolled,)
     after = evolve(state, rolled)
     ties = tuple(i for i, t in enumerate(after.tables, 1) if i > 1 and t.scores[0] == t.scores[1])

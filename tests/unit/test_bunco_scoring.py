@@ -182,3 +182,18 @@ def test_the_dice_of_a_roll_do_not_depend_on_which_rolls_were_read_before() -> N
     stream = fair.dice(bytes.fromhex(secret), ENTROPY, 3 * 41)
     assert roll_dice(secret, ENTROPY, 40) == stream[120:123]
     assert roll_dice(secret, ENTROPY, 3) == stream[9:12]
+
+
+def test_interleaved_rounds_each_read_their_own_dice_in_order() -> None:
+    """PF-DICE-2: two rounds rolled in turn (a process serves many evenings) each get the
+    dice of their own stream, roll after roll past the dice read ahead, and an equal secret
+    that is another string object reads the same round."""
+    first, second = "cd" * 32, "ef" * 32
+    dice_1 = fair.dice(bytes.fromhex(first), ENTROPY, 3 * 60)
+    dice_2 = fair.dice(bytes.fromhex(second), ENTROPY, 3 * 60)
+    for k in range(60):
+        assert roll_dice(first, ENTROPY, k) == dice_1[3 * k : 3 * k + 3]
+        assert roll_dice(second, ENTROPY, k) == dice_2[3 * k : 3 * k + 3]
+        copy = "".join([first[:1], first[1:]])  # equal, not the same object
+        assert copy is not first
+        assert roll_dice(copy, ENTROPY, k) == dice_1[3 * k : 3 * k + 3]

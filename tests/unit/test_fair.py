@@ -348,6 +348,37 @@ def test_uniform_of_one_still_consumes_a_word() -> None:
     assert stream.uniform(SPAN) == next(words)
 
 
+@pytest.mark.parametrize("n", [1, 6, 105, 2**31 + 1, 3 * 2**30, SPAN])
+@pytest.mark.parametrize("chunks", [(40,), (1, 7, 8, 0, 24), (3,) * 13])
+def test_draws_in_bulk_are_the_same_integers_as_one_uniform_at_a_time(
+    n: int, chunks: tuple[int, ...]
+) -> None:
+    """PF-AMB-12 c/d, PF-DICE-2: a bulk read of the stream (a Bunco round's dice) gives the
+    draws `uniform(n)` gives one by one, however the reads are split across blocks; with
+    n = 2^31 + 1 about half the words are rejected, so the bulk read needs more words than
+    it asked for, block after block."""
+    secret = bytes(range(32))
+    stream, words = fair.Stream(secret, "dice", NO_SEEDS), _ref_words(secret, "dice", NO_SEEDS)
+    for count in chunks:
+        assert stream.draws(n, count) == [_ref_uniform(words, n) for _ in range(count)]
+    assert stream.uniform(n) == _ref_uniform(words, n)  # and the stream goes on from there
+
+
+def test_a_bulk_draw_skips_rejected_words_and_reads_on() -> None:
+    """PF-AMB-12 d: five words at 2^32 - 1 are rejected by uniform(6) (its limit is
+    2^32 - 4); the six draws asked for are the next words, the stream's own block 0."""
+    stream = _primed([SPAN - 1] * 5 + [7])
+    words = _ref_words(bytes(32), "primed", NO_SEEDS)
+    assert stream.draws(6, 6) == [7 % 6] + [_ref_uniform(words, 6) for _ in range(5)]
+
+
+@pytest.mark.parametrize(("n", "count"), [(0, 3), (SPAN + 1, 3), (6, -1)])
+def test_a_bulk_draw_refuses_an_empty_range_or_a_negative_count(n: int, count: int) -> None:
+    """PF-AMB-12 d: the same bounds as uniform(n), and no negative number of draws."""
+    code = "bad_draw_count" if count < 0 else "bad_range"
+    _refused(code, lambda: fair.Stream(bytes(32), "dice", NO_SEEDS).draws(n, count))
+
+
 @pytest.mark.parametrize("n", [0, -1, SPAN + 1])
 def test_uniform_refuses_an_empty_or_too_wide_range(n: int) -> None:
     """PF-AMB-12 d: n = 0 has no outcome, and n > 2^32 would reject every word for ever."""
