@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from engine import fair
 
-__all__ = ["roll"]
+__all__ = ["forget", "roll"]
 
 _DICE = 3
 _AHEAD = 16  # rolls read past the roll asked for (the same dice, in the same order)
@@ -70,3 +70,10 @@ def roll(secret: str, entropy: str, k: int) -> Dice:
     if len(rolls) <= k:
         drawn.read(k)
     return rolls[k]
+
+
+def forget() -> None:
+    """Close every open round (the next roll reads its stream from the start again): for
+    a process forked from one that rolled (the mutation tests' sessions)."""
+    _drawn.cache_clear()
+    _last.clear()

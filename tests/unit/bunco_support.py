@@ -128,7 +128,7 @@ def playing(
 def fresh_caches() -> None:
     """Import this into a test module: its session plays the evenings under its own code."""
     evening.cache_clear()
-    dice._drawn.cache_clear()
+    dice.forget()
 
 
 def fold(state: State, events: Iterable[Event]) -> State:
