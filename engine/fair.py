@@ -109,7 +109,7 @@ class Stream:
     big-endian words; words are consumed in order, block after block.
     """
 
-    __slots__ = ("_block", "_inner", "_outer", "_pos", "_prefix", "_words")
+    __slots__ = ("_block", "_inner", "_outer", "_pos", "_words")
 
     def __init__(self, secret: bytes, label: str, entropy_hex: str) -> None:
         _check_secret(secret)
@@ -119,10 +119,12 @@ class Stream:
         # secret padded to SHA-256's 64-byte block. Both keyed hashes are made once and
         # copied per block: the same digest as hmac.new(...).copy(), at about 0.6 of its
         # cost (the hmac object's copy is Python code; hashlib's is C).
+        # Every block's message starts with the same prefix, so the inner hash takes it in
+        # once too: a block then hashes only its counter, one SHA-256 compression fewer.
         key = secret.ljust(_HASH_BLOCK, b"\0")
         self._inner = hashlib.sha256(key.translate(_IPAD))
+        self._inner.update(f"{label}:{entropy_hex}:".encode("ascii"))
         self._outer = hashlib.sha256(key.translate(_OPAD))
-        self._prefix = f"{label}:{entropy_hex}:".encode("ascii")
         self._block = 0
         self._words: list[int] = []
         self._pos = 0
@@ -201,11 +203,11 @@ class Stream:
             return
         first, blocks = self._block, -(-missing // _BLOCK_WORDS)
         self._block = first + blocks
-        inner, outer, prefix = self._inner, self._outer, self._prefix
+        inner, outer = self._inner, self._outer
         digests = []
         for i in range(first, first + blocks):
             mac = inner.copy()
-            mac.update(prefix + str(i).encode("ascii"))
+            mac.update(str(i).encode("ascii"))
             outside = outer.copy()
             outside.update(mac.digest())
             digests.append(outside.digest())
