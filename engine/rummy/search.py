@@ -49,6 +49,7 @@ from engine.rummy.search_model import (
     position,
     relaxed,
     scenarios,
+    with_freers,
 )
 from engine.rummy.search_simple import Simple, opening_core, simple_move
 from engine.rummy.search_swap import traded
@@ -343,7 +344,8 @@ def _plays(
 
     def attempt(scen: Scenario) -> tuple[Move | None, bool]:
         """A move of `scen` playing the card; whether `scen` has one at all."""
-        sol = search(msgspec.structs.replace(scen.problem, order=order))
+        problem = with_freers(pos, scen, face) if scen.freed else scen.problem
+        sol = search(msgspec.structs.replace(problem, order=order))
         if sol is None:
             return None, False
         move = _split_move(pos, scen, sol)

@@ -43,6 +43,7 @@ __all__ = [
     "position",
     "relaxed",
     "scenarios",
+    "with_freers",
 ]
 
 Table = tuple[tuple[Card, ...], ...]
@@ -111,6 +112,35 @@ def relaxed(pos: Position, scen: Scenario | None = None) -> Scenario:
     jokers = _table_jokers(pos)
     freed = tuple(scen is None or card in scen.freed for card, _ in jokers)
     return _scenario(pos, jokers, freed, track=False)
+
+
+def with_freers(pos: Position, scen: Scenario, asked: int) -> Problem:
+    """`scen`'s loosened problem with, for each freed joker whose real card can only come
+    from the hand, one hand copy of that card made a card that must be laid: still a
+    loosening of the scenario's legal moves (the joker is freed only by a real copy that
+    is not in its old group lying on the table, RM-JOKER-4; from the hand only in Tahiti,
+    RM-TAH-9), but one whose best split no longer leaves the freeing card in the hand,
+    which the move check would refuse (measured on 40-card Carousel tables). The face
+    `asked` (the hint's card) is left alone: a forced copy would no longer count as played.
+    Only for problems whose objective needs `asked`, never for "is there any move"."""
+    problem = scen.problem
+    must, hand = list(problem.must), list(problem.hand)
+    for card, home in _table_jokers(pos):
+        if card not in scen.freed:
+            continue
+        face = face_index(pos.names[card])
+        on_table = pos.variant.jokers != "freezes" and any(
+            _face(c) == pos.names[card]
+            for i, g in enumerate(pos.table)
+            if i != home and i not in pos.lone
+            for c in g
+        )
+        if face != asked and not on_table and hand[face] and must[face] == problem.must[face]:
+            must[face] += 1
+            hand[face] -= 1
+    if must == list(problem.must):
+        return problem
+    return msgspec.structs.replace(problem, must=tuple(must), hand=tuple(hand))
 
 
 def _table_jokers(pos: Position) -> list[tuple[Card, int]]:

@@ -29,14 +29,30 @@ def prune(layer: dict[Any, tuple[int, Any]], place: int, room: Room) -> dict[Any
     """The layer without the states another state of it dominates (states as search_dp's:
     runs per suit first, room last)."""
     groups: dict[tuple[Any, ...], list[Member]] = {}
+    # A suit's tokens split once per layer (states share them): (kept ones, free ones).
+    split: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    empty = ((), (), (), ())
     for key, (value, _) in layer.items():
-        base = []
-        extra = []
-        for toks in key[0]:
-            free = tuple(t for t in toks if t & _STRIP_MASK == 3)
-            base.append(tuple(t for t in toks if t & _STRIP_MASK != 3) if free else toks)
-            extra.append(free)
-        groups.setdefault((tuple(base), *key[1:-1]), []).append((tuple(extra), value, key[-1], key))
+        runs = key[0]
+        if runs == empty:
+            base: tuple[tuple[int, ...], ...] = runs
+            extra: tuple[tuple[int, ...], ...] = runs
+        else:
+            parts = []
+            for toks in runs:
+                got = split.get(toks)
+                if got is None:
+                    free = tuple(t for t in toks if t & _STRIP_MASK == 3)
+                    got = (
+                        (tuple(t for t in toks if t & _STRIP_MASK != 3), free)
+                        if free
+                        else (toks, ())
+                    )
+                    split[toks] = got
+                parts.append(got)
+            base = tuple(b for b, _ in parts)
+            extra = tuple(f for _, f in parts)
+        groups.setdefault((base, *key[1:-1]), []).append((extra, value, key[-1], key))
     out = dict(layer)
     for members in groups.values():
         if len(members) < 2:
