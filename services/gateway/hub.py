@@ -24,7 +24,9 @@ the events themselves reconnects with `since`).
 
 A frame asks the table's game for each view (`Game.view`, through the registry) once per
 seat, however many sockets show it, and only when a session shows it; it encodes the
-shared part of the views once (see `messages.SharedView`).
+shared part of the views once (see `messages.SharedView`), and each seat's message once.
+The table's running waits and each seat's countdown come with the version
+(`Loaded.waits`, `Loaded.deadline_of`), worked out once by the table service.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ def table_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
         "host": state.host,
         "seats": state.seats,
         "version": loaded.version,
-        "deadline": loaded.deadline,
+        "deadline": loaded.deadline_of(seat),
+        "deadlines": loaded.waits,
         "view": None if game is None else game_of(state).view(game, seat),
     }
 
@@ -67,7 +70,7 @@ def table_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
 class Frame:
     """The table at one version, as shown to the sessions of one gateway."""
 
-    __slots__ = ("_shared", "_views", "loaded", "version")
+    __slots__ = ("_messages", "_shared", "_views", "loaded", "version")
 
     def __init__(self, loaded: Loaded) -> None:
         self.loaded = loaded
@@ -76,6 +79,7 @@ class Frame:
         # the game's own Struct, which the gateway only encodes.
         self._views: dict[int | None, Any] = {}
         self._shared: SharedView | None = None
+        self._messages: dict[int | None, bytes] = {}  # each seat's message, encoded once
 
     def view(self, seat: int | None) -> Any:
         state = self.loaded.state
@@ -92,7 +96,10 @@ class Frame:
         return views[seat]
 
     def message(self, seat: int | None) -> bytes:
-        """The "view" message for `seat`, encoded."""
+        """The "view" message for `seat`, encoded (once, however many sockets show it)."""
+        found = self._messages.get(seat)
+        if found is not None:
+            return found
         view = self.view(seat)
         shared = self._shared
         if shared is None:
@@ -100,7 +107,8 @@ class Frame:
         # A view the game derived from the spectator's differs from it in its own part
         # only, by the game's contract: spliced without comparing the two.
         derived = game_of(self.loaded.state).seat_view is not None
-        return shared.message(view, derived=derived)
+        found = self._messages[seat] = shared.message(view, seat=seat, derived=derived)
+        return found
 
 
 class Session:

@@ -4,8 +4,12 @@ Client → server, one JSON object per message:
     {"type": "command", "command_id": "c-17", "command": {"type": "Draw"}}
 Server → client:
     {"type": "welcome", "seat", "version", "table_id", "status", "host", "seats",
-     "deadline", "view"}  ("deadline": when the running turn or discard window ends, RFC
-     3339 server time, or null; the clock's own, for a countdown from the turn's start)
+     "deadline", "deadlines", "view"}  ("deadline": when the running turn or discard
+     window ends, RFC 3339 server time, or null; the clock's own, for a countdown from the
+     turn's start: the seat's own wait when the table waits for it, else the first running
+     wait. "deadlines": every running wait, [{"seat", "stage", "deadline"}] as the warning
+     names them, [] when nothing is timed; a game that times several seats at once, as
+     Bunco's play tables, has several)
     {"type": "view", ...the same fields as the welcome, without "seat"}
     {"type": "missed", "since", "version", "events": [{"version", "event"}]}
     {"type": "accepted", "command_id", "version", "duplicate"}
@@ -37,6 +41,7 @@ from engine import protocol
 from engine.errors import RuleViolation
 from engine.table import TABLE_EVENTS, AnyEvent, SeatInfo
 from services.tables.service import Loaded, Outcome, Rejection
+from services.tables.turns import Wait
 
 __all__ = [
     "ClientCommand",
@@ -72,6 +77,7 @@ class _ViewMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", 
     seats: tuple[SeatInfo, ...]
     version: int
     deadline: datetime | None  # when the running turn or discard window ends (PF-TIMER-1/3)
+    deadlines: tuple[Wait, ...] = ()  # every running wait (PF-TIMER-7), in the game's order
     view: Any  # the game's view of the seat (`Game.view`), or None before the game begins
 
 
@@ -83,6 +89,7 @@ class _WelcomeMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type
     seats: tuple[SeatInfo, ...]
     version: int
     deadline: datetime | None  # when the running turn or discard window ends (PF-TIMER-1/3)
+    deadlines: tuple[Wait, ...] = ()  # every running wait (PF-TIMER-7), in the game's order
     view: Any  # the game's view of the seat (`Game.view`), or None before the game begins
 
 
@@ -129,8 +136,9 @@ def command_id_of(raw: bytes) -> str | None:
     return found if isinstance(found, str) and len(found) <= 128 else None
 
 
-def view_message(loaded: Loaded, view: Any) -> bytes:
-    """A "view" message, encoded: the table as of `loaded` with the seat's `view`."""
+def view_message(loaded: Loaded, view: Any, seat: int | None = None) -> bytes:
+    """A "view" message, encoded: the table as of `loaded` with the `view` of `seat` (None:
+    a spectator's), and the countdown that seat is shown (`Loaded.deadline_of`)."""
     state = loaded.state
     return _ENCODER.encode(
         _ViewMessage(
@@ -139,7 +147,8 @@ def view_message(loaded: Loaded, view: Any) -> bytes:
             host=state.host,
             seats=state.seats,
             version=loaded.version,
-            deadline=loaded.deadline,
+            deadline=loaded.deadline_of(seat),
+            deadlines=loaded.waits,
             view=view,
         )
     )
@@ -153,7 +162,9 @@ class SharedView:
     spliced from it: its seat number, its hand and its legal moves put in their places.
     Byte for byte what encoding the seat's own message gives (a test holds it to that on
     every state of whole deals). A view of another shape, one that differs in anything
-    else, or an encoding not as expected, is encoded whole instead."""
+    else, or an encoding not as expected, is encoded whole instead; so is the message of a
+    seat shown another countdown than the spectator's (one awaited beside the first seat
+    of a game that times several at once: a few seats a version at most)."""
 
     __slots__ = ("_hand", "_head", "_loaded", "_public", "_public_view", "_rest")
 
@@ -177,16 +188,19 @@ class SharedView:
         self._hand = message[start + len(_NO_SEAT) : hand] + _HAND  # ,"ruleset": ... ,"hand":
         self._rest = message[hand + len(_NO_HAND) : -len(end)] + _LEGAL  # ,"hand_sizes": ...
 
-    def message(self, view: Any, *, derived: bool = False) -> bytes:
-        """The message for the seat whose view (from the same state) is `view`; `derived`:
-        the game made it from the spectator's (`Game.seat_view`), so it differs in its seat,
-        hand and legal moves only and is spliced without comparing."""
+    def message(self, view: Any, *, seat: int | None = None, derived: bool = False) -> bytes:
+        """The message for `seat` (None: a spectator), whose view (from the same state) is
+        `view`; `derived`: the game made it from the spectator's (`Game.seat_view`), so it
+        differs in its seat, hand and legal moves only and is spliced without comparing."""
+        loaded = self._loaded
+        if seat is not None and loaded.deadline_of(seat) != loaded.deadline:
+            return view_message(loaded, view, seat)
         if view is None or getattr(view, "seat", None) is None:
             if view is None or view == self._public_view:
                 return self._public
-            return view_message(self._loaded, view)
+            return view_message(loaded, view, seat)
         if not self._head or not (derived or self._differs_in_seat_only(view)):
-            return view_message(self._loaded, view)
+            return view_message(loaded, view, seat)
         return b"".join(
             (
                 self._head,
@@ -221,7 +235,7 @@ _LEGAL = b',"legal":'
 
 
 def welcome_message(loaded: Loaded, seat: int | None, view: Any) -> bytes:
-    """The "welcome" message, encoded: like a view, and the seat the socket holds."""
+    """The "welcome" message, encoded: like a view of `seat`, and the seat the socket holds."""
     state = loaded.state
     return _ENCODER.encode(
         _WelcomeMessage(
@@ -231,7 +245,8 @@ def welcome_message(loaded: Loaded, seat: int | None, view: Any) -> bytes:
             host=state.host,
             seats=state.seats,
             version=loaded.version,
-            deadline=loaded.deadline,
+            deadline=loaded.deadline_of(seat),
+            deadlines=loaded.waits,
             view=view,
         )
     )

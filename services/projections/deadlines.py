@@ -37,7 +37,7 @@ import msgspec
 from engine.table import AnyCommand, ReplaceWithBot, bots_may_sit
 from services.projections.in_play import Tracked
 from services.tables.games import game_of
-from services.tables.turns import turn_deadline
+from services.tables.turns import running_waits, turn_deadline
 
 __all__ = [
     "RECONNECT_SECONDS",
@@ -98,30 +98,27 @@ def timer(tracked: Tracked) -> Deadline | None:
 
 def timers(tracked: Tracked) -> list[Deadline]:
     """Every running wait of the table: the one of `timer`, or for a game that times
-    several seats at once (`Game.timers`) each of them, from its own start."""
+    several seats at once (`Game.timers`) each of them, from its own start (the rule the
+    views' `deadlines` are told by too: `running_waits`)."""
     state = tracked.state
     game = state.game_state
     if game is None or state.status != "playing" or game_of(state).timers is None:
         one = timer(tracked)
         return [] if one is None else [one]
-    out = []
-    for wait in game_of(state).running(game):
-        since = tracked.started.get(wait.command_id)
-        if since is None:  # pragma: no cover - the model records every wait it folds
-            continue
-        out.append(
-            Deadline(
-                table_id=tracked.table_id,
-                kind=wait.kind,
-                at=since + timedelta(seconds=wait.seconds),
-                seat=wait.seat,
-                command=wait.command,
-                command_id=wait.command_id,
-                deal=getattr(game, "deal", getattr(game, "round", 0)),
-                turn=getattr(game, "turn_no", 0),
-            )
+    deal = getattr(game, "deal", getattr(game, "round", 0))
+    return [
+        Deadline(
+            table_id=tracked.table_id,
+            kind=wait.kind,
+            at=at,
+            seat=wait.seat,
+            command=wait.command,
+            command_id=wait.command_id,
+            deal=deal,
+            turn=getattr(game, "turn_no", 0),
         )
-    return out
+        for wait, at in running_waits(state, tracked.since, tracked.started)
+    ]
 
 
 def deadlines(tracked: Tracked) -> list[Deadline]:

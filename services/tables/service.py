@@ -62,7 +62,7 @@ from services.tables.hidden import Unreadable
 from services.tables.publisher import Publisher
 from services.tables.quarantine import Quarantine, table_at_fault
 from services.tables.seeds import Deadlines, SeedTiming
-from services.tables.turns import turn_deadline, waiting_for
+from services.tables.turns import Wait, running_waits, wait_starts, waiting_for
 
 __all__ = [
     "Loaded",
@@ -103,14 +103,36 @@ class Loaded(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     state: TableState
     # When the running turn or discard window ends (PF-TIMER-1/3, PF-TIMER-7), for clients'
-    # countdowns: the clock's own deadline, derived from the same recorded server time.
+    # countdowns: the clock's own deadline, derived from the same recorded server time. In
+    # a game that times several seats at once, the first running wait's (Bunco's head table).
     deadline: datetime | None = None
+    # Every running wait, as the clock fires them (`turns.running_waits`), in the game's
+    # order: a game with one timer has at most one, whose deadline is `deadline`.
+    waits: tuple[Wait, ...] = ()
+
+    def deadline_of(self, seat: int | None) -> datetime | None:
+        """The countdown `seat`'s view shows: its own wait when the table waits for it
+        (the earliest, should it have several), else `deadline`, as a spectator's. Only a
+        seat awaited beside the first one sees another moment than `deadline`: a table
+        that times one seat, as Banakil and rummy do, shows every seat the same."""
+        own = [w.deadline for w in self.waits if w.seat == seat]
+        return min(own) if own else self.deadline
 
 
 class _Entry:
     """The cached state of one table; changed only under its lock."""
 
-    __slots__ = ("commands", "recorded", "stacked", "started", "state", "version", "waiting")
+    __slots__ = (
+        "_shown",
+        "commands",
+        "recorded",
+        "stacked",
+        "started",
+        "starts",
+        "state",
+        "version",
+        "waiting",
+    )
 
     def __init__(self, version: int, state: TableState) -> None:
         self.version = version
@@ -122,13 +144,27 @@ class _Entry:
         self.stacked: StackedDeal | bool | None = False  # False: not looked up yet
         self.started: datetime | None = None  # server time of the batch that began the wait
         self.waiting = waiting_for(state)  # what the table waits for (the game's `wait`)
+        # a game with several waits at once (`Game.timers`): each one's command id -> the
+        # server time of the batch in which it first appeared (`wait_starts`)
+        self.starts: dict[str, datetime] = {}
+        self._shown: Loaded | None = None  # `loaded()` of this version, made once
 
     def loaded(self) -> Loaded:
-        return Loaded(
-            version=self.version,
-            state=self.state,
-            deadline=turn_deadline(self.state, self.started),
-        )
+        """The table as of now, its waits and deadlines worked out once per version (every
+        listener, load and socket of the version shares them)."""
+        shown = self._shown
+        if shown is None or shown.version != self.version:
+            waits = tuple(
+                Wait(seat=timer.seat, stage=timer.kind, deadline=at)
+                for timer, at in running_waits(self.state, self.started, self.starts)
+            )
+            # The first wait's: a game's one timer, or the first of several, each from its
+            # own start as the clock counts it.
+            deadline = waits[0].deadline if waits else None
+            shown = self._shown = Loaded(
+                version=self.version, state=self.state, deadline=deadline, waits=waits
+            )
+        return shown
 
     def remember(self, command_id: str, version: int, command: msgspec.Raw | None = None) -> None:
         self.commands[command_id] = version
@@ -140,6 +176,7 @@ class _Entry:
             self.recorded.pop(old, None)
 
     def fold(self, rows: list[StoredEvent]) -> None:
+        self._shown = None
         for row in rows:
             self.remember(row.metadata.command_id, row.version, row.metadata.command)
             if row.version == self.version + 1:
@@ -148,17 +185,25 @@ class _Entry:
                 self.state = evolve_table(self.state, decode_event(row, game=game))
                 self.version = row.version
                 # A wait begins where the game's answer changes, as the clock counts it
-                # (services/projections/in_play.py), for every game alike.
+                # (services/projections/in_play.py), for every game alike; each of several
+                # at once where its id first appears.
+                at = _batch_time(row.metadata)
                 waiting = waiting_for(self.state)
                 if waiting != self.waiting:
                     self.waiting = waiting
-                    self.started = None if waiting is None else _batch_time(row.metadata)
-            elif row.version == self.version and self.started is None and self.waiting:
+                    self.started = None if waiting is None else at
+                if at is not None:
+                    self.starts = wait_starts(self.state, self.starts, at)
+            elif row.version == self.version:
                 # A state from a snapshot: the batches before it are not folded here, so its
-                # wait counts from the snapshot's own batch, the latest it can have begun
+                # waits count from the snapshot's own batch, the latest they can have begun
                 # (the clock, from its own model, may fire before the deadline shown then,
                 # never after it).
-                self.started = _batch_time(row.metadata)
+                at = _batch_time(row.metadata)
+                if self.started is None and self.waiting:
+                    self.started = at
+                if at is not None and not self.starts:
+                    self.starts = wait_starts(self.state, {}, at)
 
 
 def valid_table_id(table_id: str) -> bool:

@@ -21,7 +21,7 @@ from engine.bunco.messages import Event
 from engine.bunco.view import View
 from engine.errors import RuleViolation
 from services.gateway.http import CreateTableRequest
-from services.gateway.messages import decode_client, rejected
+from services.gateway.messages import _ViewMessage, decode_client, rejected
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "protocol.md"
@@ -86,6 +86,13 @@ def _check(name: str, raw: str) -> None:
         assert command_id == value["command_id"]
         decoded = json.loads(msgspec.json.encode(command))
         assert decoded == value["command"]
+    elif name.startswith("message-view"):  # the gateway's whole message around a view
+        _round_trip(_ViewMessage, raw)
+        _round_trip(View, json.dumps(value["view"]))
+        # PF-TIMER-8: an awaited roller counts down from his own table's wait.
+        own = [w["deadline"] for w in value["deadlines"] if w["seat"] == value["view"]["seat"]]
+        assert [value["deadline"]] == own
+        assert [w["seat"] for w in value["deadlines"]] == value["view"]["awaiting"]
     elif name.startswith("view"):
         _round_trip(View, raw)
     elif name.startswith("event-"):

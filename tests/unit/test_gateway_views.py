@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
 
-from engine import banakil
+from engine import banakil, protocol
 from engine.replay import decode_record, record_options, run_record
 from engine.table import SeatInfo, TableState, new_table
 from services.gateway.hub import Frame, Session, table_view
 from services.gateway.messages import SharedView, view_message, welcome_message
 from services.tables.codec import encode_json
 from services.tables.service import Loaded
+from services.tables.turns import Wait
+from tests.unit.bunco_support import playing
 
 _EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -90,6 +93,37 @@ def test_each_seats_message_spliced_from_the_shared_one_is_its_own_encoding(
         for seat in (None, 1, 2, 3, 4):
             expected = encode_json({"type": "view", **table_view(loaded, seat)})
             assert frame.message(seat) == expected, (version, seat)
+
+
+def test_a_seat_awaited_beside_the_first_is_shown_its_own_countdown_pf_timer_8() -> None:
+    """PF-TIMER-7/8: at a Bunco evening of 12 each play table's roller has his own wait.
+    Every message lists them all; an awaited roller's `deadline` is his own wait's, every
+    other seat's and the spectator's the first's (the head table's), byte for byte what
+    the table's view gives, each seat's message encoded once a version."""
+    bunco = playing(12)
+    running = protocol.get("bunco").running(bunco)
+    assert len(running) == 3
+    start = datetime(2026, 12, 1, 20, 14, tzinfo=UTC)
+    waits = tuple(  # the head table rolled last: its wait ends last
+        Wait(seat=t.seat, stage=t.kind, deadline=start + timedelta(seconds=10 - i))
+        for i, t in enumerate(running)
+    )
+    seats = tuple(SeatInfo(kind="human", player=f"p{i}") for i in range(1, 13))
+    state = TableState(table_id="t1", status="playing", game="bunco", seats=seats, game_state=bunco)
+    loaded = Loaded(version=30, state=state, deadline=waits[0].deadline, waits=waits)
+    frame = Frame(loaded)
+    own = {w.seat: w.deadline for w in waits}
+    for seat in (None, *range(1, 13)):
+        message = frame.message(seat)
+        assert message is frame.message(seat)  # once, however many sockets show it
+        assert message == encode_json({"type": "view", **table_view(loaded, seat)})
+        decoded = msgspec.json.decode(message)
+        expected = own.get(seat, waits[0].deadline) if seat is not None else waits[0].deadline
+        assert datetime.fromisoformat(decoded["deadline"]) == expected, seat
+        assert decoded["deadlines"] == json.loads(encode_json(waits))
+        welcome = msgspec.json.decode(welcome_message(loaded, seat, frame.view(seat)))
+        assert welcome["deadline"] == decoded["deadline"]
+        assert welcome["deadlines"] == decoded["deadlines"]
 
 
 class _Socket:
