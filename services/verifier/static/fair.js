@@ -5,8 +5,9 @@
  * events the server recorded, and `rederiveRummy`, the same for a rummy record's rounds
  * (docs/deal-format.md 10.2: the deal only; the play is the server's check), and
  * `rederiveBunco`, a Bunco record's round-1 seating and every die (10.3: the dice only; the
- * scoring and the movement are the server's check). It shares no code with the server (engine/fair.py): a
- * player can check a deal without trusting the server.
+ * scoring and the movement are the server's check), and `rederiveDice`, each roll of the
+ * dice tool (10.4: its commitment, the phone's seed and its three dice). It shares no code
+ * with the server (engine/fair.py): a player can check a deal without trusting the server.
  *
  * A classic script: in a page it defines `window.SahraFair`; under Node (tests) it is
  * `module.exports`. Everything that hashes is async (WebCrypto is).
@@ -945,6 +946,70 @@
     return { game: "bunco", passed: !failed, rounds: rounds };
   }
 
+  // --- the dice tool (docs/deal-format.md 10.4): each roll's three dice -------------------
+
+  /**
+   * Re-derive one roll of the dice tool: its commitment, the phone's seed and E (one seat),
+   * and its three dice, the first three of the roll's "dice" stream (PF-DICE-1/2), compared
+   * with the roll's DiceThrown. A roll the phone left unrolled when it stopped the table
+   * (ToolStopped) has no dice to compare; its commitment and seed are checked all the same.
+   */
+  async function rederiveDiceRoll(record, roll, index) {
+    const events = Array.isArray(roll.events) ? roll.events : [];
+    const of = (type) => events.filter((e) => e && e.type === type);
+    const thrown = of("DiceThrown");
+    const stopped = of("ToolStopped").find((e) => e.roll) || null;
+    const out = {
+      roll: Number.isInteger(roll.number) ? roll.number : index + 1,
+      secret: typeof roll.secret === "string" ? roll.secret : null,
+      commitmentRecorded: (of("SeedCommitted")[0] || {}).commitment || null,
+      commitmentComputed: null,
+      seeds: null,
+      entropy: null,
+      dice: null,
+      recorded: thrown.length && Array.isArray(thrown[0].dice) ? thrown[0].dice : null,
+      unrolled: !thrown.length && !!stopped,
+      checks: [],
+    };
+    const secret = await roundCommitment(out, roll, of("SeedCommitted")[0] || null, of("SeedRevealed")[0] || null);
+    await roundSeeds(out, roll, of("ClientSeedSent"), 1);
+    if (secret && out.entropy) out.dice = await dice(secret, out.entropy, 3);
+    const p = { roll: out.roll };
+    if (out.roll !== index + 1) {
+      out.checks.push(check("dice", "fail", "numbering", { expected: index + 1, recorded: out.roll }));
+    } else if (!out.dice) {
+      out.checks.push(check("dice", "unchecked", "no_secret", p));
+    } else if (thrown.length > 1) {
+      out.checks.push(check("dice", "fail", "many", Object.assign({ count: thrown.length }, p)));
+    } else if (thrown.length && thrown[0].roll !== out.roll) {
+      out.checks.push(check("dice", "fail", "roll_numbering", { expected: out.roll, recorded: thrown[0].roll }));
+    } else if (thrown.length) {
+      const expected = out.dice.join("-");
+      const recorded = out.recorded ? out.recorded.join("-") : "";
+      out.checks.push(
+        expected === recorded
+          ? check("dice", "pass", "match", Object.assign({ dice: expected }, p))
+          : check("dice", "fail", "roll_mismatch", Object.assign({ expected: expected, recorded: recorded }, p))
+      );
+    } else {
+      out.checks.push(check("dice", "unchecked", out.unrolled ? "unrolled" : "no_throw", p));
+    }
+    return out;
+  }
+
+  /** Re-derive every roll of a dice-tool record (parsed JSON), in the record's order. */
+  async function rederiveDice(record) {
+    if (!record || typeof record !== "object" || record.game !== "dice" || !Array.isArray(record.rolls)) {
+      throw new Error("not a dice-tool record: it has no \"rolls\" list");
+    }
+    const rolls = [];
+    for (let i = 0; i < record.rolls.length; i++) {
+      rolls.push(await rederiveDiceRoll(record, record.rolls[i] || {}, i));
+    }
+    const failed = rolls.some((r) => r.checks.some((c) => c.status === "fail"));
+    return { game: "dice", passed: !failed, rolls: rolls };
+  }
+
   return {
     ALGORITHM: ALGORITHM,
     RANKS: RANKS,
@@ -983,5 +1048,7 @@
     buncoSeating: buncoSeating,
     rederiveBuncoRound: rederiveBuncoRound,
     rederiveBunco: rederiveBunco,
+    rederiveDiceRoll: rederiveDiceRoll,
+    rederiveDice: rederiveDice,
   };
 });

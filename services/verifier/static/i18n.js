@@ -250,6 +250,45 @@
     r_dice_match: "كل الرميات الـ{rolls} هي ما يعطيه السرّ، بترتيب السجلّ.",
     r_dice_roll_mismatch: "الطاولة {table}، الرمية {roll}: السرّ يعطي {expected}، والسجلّ فيه {recorded}.",
     r_dice_no_secret: "لا يمكن إعادة رمي النرد بلا سرّ صالح وبذور صالحة.",
+    // a dice-tool record, roll by roll (the browser re-rolls each roll's three dice; the server checks the commands)
+    roll_heading: "الرمية {n}",
+    earlier_rolls_show: "الرميات السابقة على هذه الطاولة ({count})، {state}",
+    earlier_rolls_hide: "إخفاء الرميات السابقة",
+    h_server_roll: "حكم الخادم على الرمية",
+    rc_roll: "الرمية كلها",
+    rs_pass_roll: "كل أمر مقبول، والقواعد تعطي من السرّ بالضبط الأحداث المسجّلة: أحجار النرد الثلاثة وكشف السرّ.",
+    rs_unchecked_roll: "لم يُفحص: توقّف الخادم عند رمية سابقة فشلت (لا يقرأ ما بعدها في سجلّ خالف مرة).",
+    dice_summary_pass: "✓ تمّ التحقق: أحجار النرد الثلاثة في كل رمية رُميت من سرّها، ووجد الخادم كل رمية صحيحة.",
+    dice_agree_yes: "أعاد متصفحك بنفسه رمي أحجار النرد الثلاثة في كل رمية من سرّها وبذرة الهاتف، ونتيجته توافق حكم الخادم.",
+    dice_agree_play:
+      "يؤكّد متصفحك التزام كل رمية ونردها؛ وما فشل عند الخادم ({list}) يخصّ أوامر الطاولة (البذرة والرمية والإيقاف)، " +
+      "ولا يعيد المتصفح فحصه.",
+    dice_scope:
+      "يعيد متصفحك اشتقاق كل رمية من سرّها المكشوف وبذرة الهاتف: الالتزام، وE، وأحجار النرد الثلاثة. " +
+      "أما قبول كل أمر (البذرة والرمية والإيقاف) وبقية الأحداث فيفحصها الخادم، وحكمه معروض بجانبها.",
+    h_rebuilt_roll: "الرمية كما أعاد متصفحك رميها",
+    roll_gives: "السرّ يعطي:",
+    roll_recorded: "السجلّ يقول:",
+    roll_unrolled: "لم تُرمَ هذه الرمية: أوقف الهاتف الطاولة قبلها، وكُشف سرّها مع ذلك.",
+    no_roll_dice: "لا يمكن إعادة رمي النرد بلا سرّ صالح وبذرة صالحة.",
+    d_commitment_match: "‏SHA-256 للسرّ المكشوف يساوي الالتزام المنشور قبل الرمية.",
+    d_commitment_mismatch:
+      "‏SHA-256 للسرّ المكشوف هو {digest}، لكن الالتزام المنشور قبل الرمية كان {recorded}.",
+    d_commitment_revealed_differs:
+      "السرّ في السجلّ ({secret}) يختلف عن السرّ المكشوف في الأحداث ({revealed}).",
+    d_commitment_no_commitment: "لا التزام مسجّلاً لهذه الرمية؛ ‏SHA-256 للسرّ هو {digest}.",
+    d_commitment_bad_secret: "السرّ ليس 64 محرفاً ست عشرياً.",
+    d_seeds_match: "‏E (المعروض أعلاه) هو ‏SHA-256 لبذرة الهاتف (وللبذرة الفارغة إن لم يرسل شيئاً).",
+    d_seeds_bad_seed: "بذرة {seat} ليست من 0 إلى 64 محرفاً مطبوعاً.",
+    d_seeds_listed_differs: "بذرة {seat} في قائمة السجلّ تختلف عن البذرة التي أرسلها.",
+    d_dice_match: "الرمية {roll}: السرّ والبذرة يعطيان {dice}، كما في السجلّ.",
+    d_dice_roll_mismatch: "الرمية {roll}: السرّ يعطي {expected}، والسجلّ فيه {recorded}.",
+    d_dice_numbering: "الرمية في هذا الموضع من السجلّ رقمها {recorded}، والمتوقع {expected}.",
+    d_dice_roll_numbering: "النرد المسجّل هنا للرمية {recorded}، والمتوقع الرمية {expected}.",
+    d_dice_many: "في السجلّ {count} رميات للرمية {roll}، والرمية رمية واحدة لثلاثة أحجار نرد.",
+    d_dice_no_secret: "لا يمكن إعادة رمي النرد بلا سرّ صالح وبذرة صالحة.",
+    d_dice_unrolled: "لم تُرمَ الرمية {roll}: أوقف الهاتف الطاولة قبلها؛ وفُحص التزامها وبذرتها أعلاه.",
+    d_dice_no_throw: "لا نرد في السجلّ للرمية {roll}.",
     nothing: "لا شيء",
   };
 
@@ -499,6 +538,47 @@
     r_dice_match: "All {rolls} rolls are what the secret gives, in the order of the log.",
     r_dice_roll_mismatch: "Table {table}, roll {roll}: the secret gives {expected}, the record says {recorded}.",
     r_dice_no_secret: "The dice cannot be rolled again without a valid secret and valid seeds.",
+    // a dice-tool record, roll by roll (the browser re-rolls each roll's three dice; the server checks the commands)
+    roll_heading: "Roll {n}",
+    earlier_rolls_show: "Earlier rolls of this table ({count}): {state}",
+    earlier_rolls_hide: "Hide the earlier rolls",
+    h_server_roll: "The server's verdict on the roll",
+    rc_roll: "The whole roll",
+    rs_pass_roll: "Every command is accepted, and the rules derive exactly the recorded events from the secret: the three dice and the reveal.",
+    rs_unchecked_roll: "Not checked: the server stopped at an earlier roll that failed (a record that differed once is not read further).",
+    dice_summary_pass: "✓ Verified: every roll's three dice were rolled from its secret, and the server found every roll right.",
+    dice_agree_yes:
+      "Your browser rolled every roll's three dice again by itself, from its secret and the phone's seed, and agrees with the server's verdict.",
+    dice_agree_play:
+      "Your browser confirms each roll's commitment and dice; what failed on the server ({list}) " +
+      "concerns the table's commands (the seed, the roll, the stop), which the browser does not re-check.",
+    dice_scope:
+      "Your browser re-derives each roll from its revealed secret and the phone's client seed: the commitment, E " +
+      "and the three dice. That every command (the seed, the roll, the stop) was accepted, and the other events, " +
+      "are checked by the server, whose verdict is shown beside it.",
+    h_rebuilt_roll: "The roll as your browser rolled it again",
+    roll_gives: "The secret gives:",
+    roll_recorded: "The record says:",
+    roll_unrolled: "Not rolled: the phone stopped the table first; its secret is revealed all the same.",
+    no_roll_dice: "The dice cannot be rolled again without a valid secret and a valid seed.",
+    d_commitment_match: "SHA-256 of the revealed secret equals the commitment published before the roll.",
+    d_commitment_mismatch:
+      "SHA-256 of the revealed secret is {digest}, but the commitment published before the roll was {recorded}.",
+    d_commitment_revealed_differs:
+      "The record's secret ({secret}) differs from the secret revealed in the events ({revealed}).",
+    d_commitment_no_commitment: "No commitment is recorded for this roll; SHA-256 of the secret is {digest}.",
+    d_commitment_bad_secret: "The secret is not 64 hex characters.",
+    d_seeds_match: "E (shown above) is SHA-256 of the phone's client seed (of the empty seed when it sent none).",
+    d_seeds_bad_seed: "The client seed of {seat} is not 0 to 64 printable characters.",
+    d_seeds_listed_differs: "The record lists another client seed for {seat} than the one it sent.",
+    d_dice_match: "Roll {roll}: the secret and the seed give {dice}, as recorded.",
+    d_dice_roll_mismatch: "Roll {roll}: the secret gives {expected}, the record says {recorded}.",
+    d_dice_numbering: "The roll at this place of the record is numbered {recorded}, expected {expected}.",
+    d_dice_roll_numbering: "The dice recorded here are roll {recorded}'s, expected roll {expected}'s.",
+    d_dice_many: "The record has {count} throws for roll {roll}; a roll is one throw of three dice.",
+    d_dice_no_secret: "The dice cannot be rolled again without a valid secret and a valid seed.",
+    d_dice_unrolled: "Roll {roll} was not rolled: the phone stopped the table first; its commitment and seed are checked above.",
+    d_dice_no_throw: "The record has no dice for roll {roll}.",
     nothing: "nothing",
   };
 

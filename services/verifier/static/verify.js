@@ -9,15 +9,19 @@
  *
  * A value inside a sentence (a hex string, a card, an id, a name) is its own `bdi`: isolated
  * from the sentence's direction, left to right when it has no Arabic letter, and a hex string
- * never broken across lines (verify.css). A deal id asks for one deal: its record holds every
- * deal of the table up to it, and the earlier ones are shown behind a link. A refusal is said
- * in the page's language; the server's (English) words are only a folded detail in Arabic.
+ * or a roll's dice ("2-5-5") never broken across lines (verify.css). A deal id asks for one
+ * deal: its record holds every deal of the table up to it, and the earlier ones are shown
+ * behind a link. A refusal is said in the page's language; the server's (English) words are
+ * only a folded detail in Arabic.
  *
  * A rummy record (docs/deal-format.md 10.2) is shown round by round: the browser re-derives
  * each round's deal (fair.js `rederiveRummy`), and the page says that the play of the round
  * is checked by the server's verdict shown beside it. A Bunco record (10.3) is shown the same
  * way: the browser re-derives round 1's seating and every die (fair.js `rederiveBunco`); the
- * scores, the bell, the movement and the tallies are the server's check.
+ * scores, the bell, the movement and the tallies are the server's check. A dice-tool record
+ * (10.4) is shown roll by roll: the browser re-derives each roll's commitment, the phone's
+ * seed and E and its three dice (fair.js `rederiveDice`), and marks the dice the record
+ * changed; that every command was accepted is the server's check.
  */
 (function () {
   "use strict";
@@ -43,6 +47,7 @@
   }
 
   const HEX = /^[0-9a-f]{16,}$/i;
+  const DICE = /^[1-6](-[1-6])+$/; // a roll's dice in a sentence, "2-5-5"
   const ARABIC = /[\u0600-\u06ff]/;
 
   /** `key`'s text as nodes, each value in its own bdi (see the header). */
@@ -50,6 +55,7 @@
     return I18N.parts(page.lang, key, params).map((part) => {
       if (part.text !== undefined) return document.createTextNode(part.text);
       if (HEX.test(part.value)) return el("bdi", { dir: "ltr", class: "hex", text: part.value });
+      if (DICE.test(part.value)) return el("bdi", { dir: "ltr", class: "dice-value", text: part.value });
       return el("bdi", { dir: ARABIC.test(part.value) ? null : "ltr", text: part.value });
     });
   }
@@ -172,7 +178,8 @@
     let browser = null;
     let browserError = null;
     try {
-      if (isBunco(record)) browser = await Fair.rederiveBunco(record);
+      if (isDice(record)) browser = await Fair.rederiveDice(record);
+      else if (isBunco(record)) browser = await Fair.rederiveBunco(record);
       else browser = isRummy(record) ? await Fair.rederiveRummy(record) : await Fair.rederive(record);
     } catch (err) {
       browserError = err && err.message ? err.message : String(err);
@@ -293,7 +300,7 @@
       result.replaceChildren();
       return;
     }
-    if (isRummy(view.record) || isBunco(view.record)) {
+    if (unitsKind(view.record)) {
       renderRummy(view, status, result);
       return;
     }
@@ -622,6 +629,9 @@
   // A Bunco round (docs/deal-format.md 10.3): the browser re-derives round 1's seating and
   // every die; the scores, the bell, the movement and the tallies are the server's check.
   const BUNCO_DRAWS = ["commitment", "seeds", "seating", "dice"];
+  // A roll of the dice tool (10.4): the browser re-derives its commitment, the phone's seed
+  // and its three dice; that every command was accepted is the server's check.
+  const DICE_DRAWS = ["commitment", "seeds", "dice"];
 
   function isRummy(record) {
     return !!record && typeof record === "object" && record.game === "rummy";
@@ -631,38 +641,65 @@
     return !!record && typeof record === "object" && record.game === "bunco";
   }
 
-  function roundVerdict(verdict, number) {
-    const rounds = verdict && Array.isArray(verdict.rounds) ? verdict.rounds : [];
+  function isDice(record) {
+    return !!record && typeof record === "object" && record.game === "dice";
+  }
+
+  /** How a record of units (rummy's and Bunco's rounds, the dice tool's rolls) is shown:
+   *  `list` names the units in the browser's result and the server's verdict, `key` a
+   *  unit's number in the browser's result; `drawn` the events whose difference is the
+   *  browser's to find too; `prefix` the game's banners, `checks` its browser sentences. */
+  function unitsKind(record) {
+    const round = { list: "rounds", key: "round", heading: "round_heading", earlier: "earlier_rounds",
+      serverHeading: "h_server_round", pass: "rs_pass", unchecked: "rs_unchecked", checks: "r_" };
+    if (isRummy(record)) {
+      return Object.assign({}, round, { game: "rummy", prefix: "rummy_", draws: RUMMY_DEAL,
+        drawn: /\(RoundDealt\)/, drawsName: "bc_deal" });
+    }
+    if (isBunco(record)) {
+      return Object.assign({}, round, { game: "bunco", prefix: "bunco_", draws: BUNCO_DRAWS,
+        drawn: /\((DiceRolled|RollOffRolled|RoundStarted)\)/, drawsName: "bc_dice" });
+    }
+    if (isDice(record)) {
+      return { game: "dice", prefix: "dice_", list: "rolls", key: "roll", heading: "roll_heading",
+        earlier: "earlier_rolls", serverHeading: "h_server_roll", pass: "rs_pass_roll",
+        unchecked: "rs_unchecked_roll", checks: "d_", draws: DICE_DRAWS, drawn: /\(DiceThrown\)/,
+        drawsName: "bc_dice" };
+    }
+    return null;
+  }
+
+  function roundVerdict(verdict, number, kind) {
+    const rounds = verdict && Array.isArray(verdict[kind.list]) ? verdict[kind.list] : [];
     return rounds.find((r) => r.number === number) || null;
   }
 
-  /** The server failed this round on its deal: the secret, the commitment, or the dealt
-   *  cards (the first differing event is the RoundDealt). */
-  function dealAtFault(sv, bunco) {
+  /** The server failed this unit on what the browser re-derives: the secret, the
+   *  commitment, or the first differing event is a drawn one (the RoundDealt, a die). */
+  function dealAtFault(sv, kind) {
     if (sv.passed) return false;
     if (sv.check === "secret" || sv.check === "commitment") return true;
-    const drawn = bunco ? /\((DiceRolled|RollOffRolled|RoundStarted)\)/ : /\(RoundDealt\)/;
-    return sv.check === "events" && drawn.test(sv.detail || "");
+    return sv.check === "events" && kind.drawn.test(sv.detail || "");
   }
 
   /** Where the browser and the server disagree on a round's deal, and which failures of the
    *  server concern the play (which the browser does not re-check). */
-  function compareRummy(verdict, browser) {
+  function compareRummy(verdict, browser, kind) {
     const out = { disagree: [], play: [], perRound: [] };
     if (!verdict || !browser) return out;
-    const many = browser.rounds.length > 1;
-    const bunco = browser.game === "bunco";
-    for (const br of browser.rounds) {
-      const sv = roundVerdict(verdict, br.round);
+    const units = browser[kind.list];
+    const many = units.length > 1;
+    for (const br of units) {
+      const sv = roundVerdict(verdict, br[kind.key], kind);
       const mine = { disagree: false };
       out.perRound.push(mine);
       if (!sv) continue;
-      const dealt = groupStatus(br, bunco ? BUNCO_DRAWS : RUMMY_DEAL);
-      const where = many ? " (" + t("round_heading", { n: br.round }) + ")" : "";
-      if (sv.passed ? dealt === "fail" : dealAtFault(sv, bunco) && dealt === "pass") {
-        out.disagree.push(t(bunco ? "bc_dice" : "bc_deal") + where);
+      const dealt = groupStatus(br, kind.draws);
+      const where = many ? " (" + t(kind.heading, { n: br[kind.key] }) + ")" : "";
+      if (sv.passed ? dealt === "fail" : dealAtFault(sv, kind) && dealt === "pass") {
+        out.disagree.push(t(kind.drawsName) + where);
         mine.disagree = true;
-      } else if (!sv.passed && !dealAtFault(sv, bunco) && dealt !== "fail") {
+      } else if (!sv.passed && !dealAtFault(sv, kind) && dealt !== "fail") {
         out.play.push(t("rc_" + (sv.check || "events")) + where);
       }
     }
@@ -673,8 +710,9 @@
   }
 
   function renderRummy(view, status, result) {
-    const cmp = compareRummy(view.verdict, view.browser);
-    const game = isBunco(view.record) ? "bunco_" : "rummy_";
+    const kind = unitsKind(view.record);
+    const cmp = compareRummy(view.verdict, view.browser, kind);
+    const game = kind.prefix;
     const passed =
       !!view.verdict &&
       view.verdict.passed === true &&
@@ -706,10 +744,10 @@
     status.replaceChildren(...banners);
 
     const record = view.record;
-    const rounds = (view.browser ? view.browser.rounds : []).map((br, i) =>
-      renderRound(record, br, roundVerdict(view.verdict, br.round), cmp.perRound[i], !!view.verdict)
+    const rounds = (view.browser ? view.browser[kind.list] : []).map((br, i) =>
+      renderRound(record, kind, br, roundVerdict(view.verdict, br[kind.key], kind), cmp.perRound[i], !!view.verdict)
     );
-    namedLast(result, rounds, view, "earlier_rounds");
+    namedLast(result, rounds, view, kind.earlier);
   }
 
   function seatLabel(record, s) {
@@ -717,37 +755,39 @@
     return name ? t("seat_name", { seat: s, name: name }) : t("seat", { seat: s });
   }
 
-  function renderRound(record, br, sv, cmpRound, haveVerdict) {
+  function renderRound(record, kind, br, sv, cmpRound, haveVerdict) {
     const browserOk = !br.checks.some((c) => c.status === "fail");
     const ok = !!sv && sv.passed && browserOk && !(cmpRound && cmpRound.disagree);
+    const number = br[kind.key];
     const article = el("article", {
-      class: "deal round " + (ok ? "pass" : "fail"),
-      "data-round": br.round,
+      class: "deal " + kind.key + " " + (ok ? "pass" : "fail"),
+      ["data-" + kind.key]: number,
       "data-verdict": ok ? "pass" : "fail",
     });
     article.append(
-      el("h2", {}, t("round_heading", { n: br.round }), el("span", { class: "tag", text: t(ok ? "deal_pass" : "deal_fail") }))
+      el("h2", {}, t(kind.heading, { n: number }), el("span", { class: "tag", text: t(ok ? "deal_pass" : "deal_fail") }))
     );
     article.append(renderRoundFacts(record, br));
-    const serverCol = el("section", { class: "server" }, el("h3", { text: t("h_server_round") }));
+    const serverCol = el("section", { class: "server" }, el("h3", { text: t(kind.serverHeading) }));
     const ol = el("ol", { class: "checks server-checks" });
     if (sv) {
-      const name = sv.passed ? "round" : sv.check || "events";
-      const sentence = sv.passed ? t("rs_pass") : t("rs_fail", { check: t("rc_" + name) });
+      const name = sv.passed ? kind.key : sv.check || "events";
+      const sentence = sv.passed ? t(kind.pass) : t("rs_fail", { check: t("rc_" + name) });
       ol.append(renderCheck("server", name, sv.passed ? "pass" : "fail", t("rc_" + name), sentence, sv.detail || null));
     } else if (haveVerdict) {
-      ol.append(renderCheck("server", "round", "unchecked", t("rc_round"), t("rs_unchecked"), null));
+      ol.append(renderCheck("server", kind.key, "unchecked", t("rc_" + kind.key), t(kind.unchecked), null));
     }
     serverCol.append(haveVerdict ? ol : el("p", { class: "banner note", text: t("server_missing") }));
     const browserCol = el("section", { class: "browser" }, el("h3", { text: t("h_browser") }));
     const checks = el("ol", { class: "checks browser-checks" });
     for (const c of br.checks) {
-      const key = "r_" + c.name + "_" + c.code + (c.code === "match" && c.params.singletons ? "_singletons" : "");
+      const key = kind.checks + c.name + "_" + c.code + (c.code === "match" && c.params.singletons ? "_singletons" : "");
       checks.append(renderCheck("browser", c.name, c.status, t("bc_" + c.name), tn(key, roundParams(record, c)), null));
     }
     browserCol.append(checks);
     article.append(el("div", { class: "columns" }, serverCol, browserCol));
-    article.append(isBunco(record) ? renderRoundDice(br) : renderRoundDeal(record, br));
+    if (kind.game === "dice") article.append(renderRollDice(br));
+    else article.append(kind.game === "bunco" ? renderRoundDice(br) : renderRoundDeal(record, br));
     return article;
   }
 
@@ -854,6 +894,40 @@
       el("summary", { text: t("dice_title", { count: br.dice.length }) }), list);
     details.open = !!failing;
     section.append(details);
+    return section;
+  }
+
+  /** A roll of the dice tool: the three dice the browser drew from the roll's secret and
+   *  seed, and, when the record says otherwise, the recorded dice beneath them, the dice
+   *  that differ marked. */
+  function renderRollDice(br) {
+    const section = el("section", { class: "rebuilt" }, el("h3", { text: t("h_rebuilt_roll") }));
+    if (br.unrolled) {
+      section.append(el("p", { "data-field": "unrolled", text: t("roll_unrolled") }));
+      return section;
+    }
+    if (!br.dice) {
+      section.append(el("p", { text: t("no_roll_dice") }));
+      return section;
+    }
+    const failing = br.checks.find((c) => c.name === "dice" && c.status === "fail");
+    const recorded = Array.isArray(br.recorded) ? br.recorded : [];
+    const differs = (i) => !!failing && recorded[i] !== br.dice[i];
+    const row = (field, label, values, note) => {
+      const dice = el("ol", { class: "dice-row", dir: "ltr" });
+      values.forEach((d, i) =>
+        dice.append(el("li", {
+          class: "die" + (differs(i) ? " differs" : ""),
+          "data-die": i + 1,
+          title: differs(i) && note ? note(i) : null,
+          text: d,
+        }))
+      );
+      return el("div", { class: "dice-line" + (failing ? " differs" : ""), "data-field": field, "data-dice": values.join(" ") },
+        el("span", { class: "label", text: label }), dice);
+    };
+    section.append(row("dice", t("roll_gives"), br.dice, (i) => t("recorded_dice", { dice: String(recorded[i] ?? t("nothing")) })));
+    if (failing && recorded.length) section.append(row("recorded", t("roll_recorded"), recorded, null));
     return section;
   }
 
