@@ -42,6 +42,7 @@ from engine.cards import Card
 from engine.errors import RuleViolation
 from engine.rummy.moves import check_move
 from engine.rummy.search_dp import GaveUp, solve
+from engine.rummy.search_fit import may_hold
 from engine.rummy.search_model import (
     Position,
     Scenario,
@@ -291,6 +292,12 @@ def _local(pos: Position, card: Card | None) -> Move | None:
                 continue
             tried.add(chosen)
             part = tuple(pos.table[i] for i in chosen)
+            if card is not None and not may_hold(
+                _face(card),
+                [_face(c) for c in (*(c for g in part for c in g), *pos.hand) if c != card],
+                pos.variant.ace,
+            ):
+                continue  # no group of these cards can hold it (search_fit)
             held = {c for g in part for c in g}
             sub = position(
                 part,

@@ -61,8 +61,29 @@ def _candidates(
 ) -> Iterator[tuple[int, tuple[Card, ...], dict[Card, str]]]:
     """(old group index or -1, hand cards to add, names of the group's jokers), each a
     group that holds the old group whole, `card` and the fewest other hand cards."""
+    natural = not _is_joker(card)
+    rank, suit = _face(card)[:-1], _face(card)[-1]
     for base in [-1, *range(len(pos.table))]:
-        yield from _grown(pos, base, pos.table[base] if base >= 0 else (), card)
+        group = pos.table[base] if base >= 0 else ()
+        if natural and not _joinable(group, rank, suit):
+            continue
+        yield from _grown(pos, base, group, card)
+
+
+def _joinable(group: tuple[Card, ...], rank: str, suit: str) -> bool:
+    """Whether a set or a run could hold the group's natural cards and a card of `rank`
+    and `suit` (a cheap test before the group's candidates are built: most groups hold a
+    card of another rank and one of another suit)."""
+    same_rank = same_suit = True
+    for c in group:
+        if _is_joker(c):
+            continue
+        face = _face(c)
+        same_rank = same_rank and face[:-1] == rank
+        same_suit = same_suit and face[-1] == suit
+        if not (same_rank or same_suit):
+            return False
+    return True
 
 
 def _grown(
