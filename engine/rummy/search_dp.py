@@ -116,6 +116,21 @@ class _Search(Ends):
             problem, self.places, self.hot_at, len(self.hot_wild), self.budget, self.limit
         )
         self.placer = Placer(problem, self.room.reach_of, self.limit, self.room.begin)
+        # Faces with no card, nothing tracked and no frozen group (see _pass).
+        self.blank = {
+            (place, suit)
+            for place in self.places
+            for suit in range(4)
+            if not (place == 14 and self.split_aces)
+            and not self.hot_wild
+            and not any(b.suit == suit or (b.suit < 0 and b.low == place) for b in problem.blocks)
+            and face_of(place, suit) not in self.hot_at
+            and not (
+                problem.must[face_of(place, suit)]
+                + problem.spare[face_of(place, suit)]
+                + problem.hand[face_of(place, suit)]
+            )
+        }
         # Ranks whose sets hold untracked cards only: their sets are chosen first.
         self.quota = {
             place
@@ -192,6 +207,10 @@ class _Search(Ends):
     ) -> Layer:
         """One face: every state's ways on. `hope` (hand cards at this face and later, the
         earliest hand index among them) lets states that cannot beat the bound go."""
+        if (place, suit) in self.blank:
+            passed = self._pass(layer, suit, hope, quota)
+            if passed is not None:
+                return passed
         p = self.p
         face = face_of(place, suit)
         low_aces = place == 1 and self.split_aces
@@ -280,6 +299,23 @@ class _Search(Ends):
                     used = opt[3] + pre.gain
                     nv = gain(value, rank, used) if first else value + used
                     keep(out, nkey, nv, (key, (log, rest, opt)))
+        return out
+
+    def _pass(self, layer: Layer, suit: int, hope: tuple[int, int], quota: bool) -> Layer | None:
+        """A face with no card and nothing tracked, where no state has a run of the suit
+        open or set copies owed: every state goes on unchanged (None: some state has one).
+        Most faces of the small problems of the hint (one or two groups and the hand) are
+        so, and the general step's set-up cost more than its states."""
+        first, bound = self.first, self.bound
+        out: Layer = {}
+        for key, (value, _) in layer.items():
+            if key[0][suit] or (quota and key[1][suit] > 0):
+                return None
+            if bound is not None and (
+                min(index(value), hope[1]) >= -bound if first else value + hope[0] <= bound
+            ):
+                continue
+            out[key] = (value, (key, None))
         return out
 
     def _next(

@@ -41,6 +41,8 @@ class Room:
         self.budget = budget
         self.limit = limit
         self.split_aces = problem.ace == "high_or_low"
+        # Per suit, the places some card may fill (read once: the reach reads each often).
+        self.avail = [{q for q in places if self._avail(q, s)} for s in range(4)]
         self.long = [bool(budget) and self._long(s) for s in range(4)]
         self.reach = [self._reach(s) for s in range(4)]
 
@@ -106,12 +108,13 @@ class Room:
         this suit can still take, a joker bridging a place with no card."""
         out: dict[int, tuple[int, int, int]] = {}
         places = self.places
+        avail = self.avail[suit]
         for i, place in enumerate(places):
             room = []
             for jokers in range(3):
                 n, spare = 0, jokers
                 for q in places[i + 1 : i + 3]:
-                    if self._avail(q, suit):
+                    if q in avail:
                         n += 1
                     elif spare:
                         spare -= 1
@@ -127,7 +130,7 @@ class Room:
         jokers = self.budget + self.hot_wild
         for first in range(1, 4):
             window = [p for p in range(first, first + 12) if p in self.places]
-            gaps = sum(1 for p in window if not self._avail(p, suit))
+            gaps = sum(1 for p in window if p not in self.avail[suit])
             if len(window) == 12 and gaps <= jokers:
                 return True
         return False
