@@ -19,7 +19,8 @@ The five functions of the decider pattern, over frozen msgspec Structs:
 Around them: the options (type, presets, validation), the seats and teams, the tagged
 command and event unions (so a codec decodes any game's messages strictly), the unit of
 play with its random draws (PF-AMB-12), the turn timer and its automatic command (PF-TIMER,
-PF-AUTO), the bot, the hints, the end-of-unit summary and the deal-record section.
+PF-AUTO), the bot, the hints and the staging check (PF-HINT, PF-STAGE-5), the end-of-unit
+summary and the deal-record section.
 
 Time, identity and randomness enter only as data (commands, committed seeds): no field
 here reads a clock or draws a number. Built-in games register themselves when their
@@ -42,6 +43,7 @@ __all__ = [
     "DRAW_LABELS",
     "Game",
     "RecordSection",
+    "Staging",
     "TableLog",
     "Timer",
     "Unit",
@@ -178,6 +180,22 @@ class RecordSection:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Staging:
+    """A seat's question about what it prepares, asked without any event (PF-STAGE-5,
+    PF-STAGE-8, PF-AMB-22): is this group (Banakil's staging area) or this whole table
+    (rummy's private copy, RM-MOVE-4) legal now, and if not, the short reason.
+
+    `proposal` is the msgspec Struct a client sends (decoded strictly, its sizes bounded);
+    `check(state, seat, proposal)` answers with the game's own Struct, by calling the very
+    validator `decide` applies when the thing is laid, so that its refusal is the one the
+    command would get (same code, rule and sentence). It returns no event and raises
+    RuleViolation only for a question that cannot be asked now (no unit in play)."""
+
+    proposal: type
+    check: Callable[[Any, int, Any], Any]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Game:
     """Everything the platform knows of one game. Built once by the game's package."""
 
@@ -230,7 +248,13 @@ class Game:
     bots_allowed: Callable[[Any], bool]
     over: Callable[[Any], bool]
     match_starts: Callable[[Any], bool] = lambda state: False  # a game without series
+    # a seat's hints (PF-HINT-1/3): computed from what that seat may see, for it alone
     hints: Callable[[Any, int], Any] | None = None
+    # why a table in this state offers no hints at all (its game or rule set has none):
+    # a RuleViolation naming the rule, or None when `hints` answers (PF-HINT-1/2, PF-AMB-19)
+    no_hints: Callable[[Any], RuleViolation | None] = lambda state: None
+    # the staging check of a game whose players prepare melds or tables (PF-STAGE-5)
+    staging: Staging | None = None
     # every running wait of a game that times several seats at once (Bunco: one roller a
     # play table), each named by its Timer's command_id: a wait runs from the moment its id
     # first appeared. None: the game has at most the one wait of `timer` (and `wait`).

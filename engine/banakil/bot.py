@@ -199,7 +199,7 @@ class _Scratch:
         )
 
     def attempt(self, action: TableAction) -> bool:
-        """Apply `action` if the rules accept it (mirrors `decide._action`)."""
+        """Apply `action` if the rules accept it (mirrors `decide.check_action`)."""
         try:
             self._apply(action)
         except RuleViolation:

@@ -55,7 +55,15 @@ from engine.banakil.state import State, TableMeld, team_of
 from engine.cards import RANK, Card, face, parse_card, stack_deck
 from engine.errors import RuleViolation
 
-__all__ = ["decide", "decide_fold", "decide_unrevealed", "ends", "lifecycle", "needs_cut"]
+__all__ = [
+    "check_action",
+    "decide",
+    "decide_fold",
+    "decide_unrevealed",
+    "ends",
+    "lifecycle",
+    "needs_cut",
+]
 
 _HAND = 18  # BK-DEAL-2
 SYSTEM = 0
@@ -371,7 +379,9 @@ def _team_meld(
     return meld
 
 
-def _action(state: State, seat: int, action: TableAction) -> Event:
+def check_action(state: State, seat: int, action: TableAction) -> Event:
+    """The event of one table action of `seat` on the table of `state`, or RuleViolation:
+    the check every action of a turn gets, and the staging check asks (PF-STAGE-5)."""
     hand = state.hands[seat - 1]
     opts = state.options
     match action:
@@ -418,7 +428,7 @@ def _play(
     events = list(before)
     freed: list[Card] = []
     for action in actions:
-        event = _action(state, seat, action)
+        event = check_action(state, seat, action)
         if isinstance(event, MeldUpdated):
             freed.extend(event.to_hand)
         events.append(event)

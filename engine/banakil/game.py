@@ -33,6 +33,7 @@ from engine.banakil.messages import (
 )
 from engine.banakil.options import PRESETS, BanakilOptions, options_from, validate
 from engine.banakil.redact import redact
+from engine.banakil.staging import Stage, stage_check
 from engine.banakil.state import State
 from engine.banakil.timer import turn_timer
 from engine.banakil.view import DealReveal, legal, view
@@ -43,6 +44,19 @@ __all__ = ["GAME", "PLAYERS", "record_options"]
 _SYSTEM = 0
 _PARTNERS = ((1, 3), (2, 4))  # BK-PLAY-1: partners sit opposite
 _ALONE = ((1,), (2,))  # the 1-v-1 mode: each seat is its own team
+
+
+def _no_hints(state: State) -> RuleViolation | None:
+    """PF-HINT-1, PF-AMB-19, BK-AMB-30: `sahrat` offers hints, `classic` none (BK-OPT-22)."""
+    if state.options.hints:
+        return None
+    if state.options.ruleset == "classic":
+        return RuleViolation(
+            "no_hints",
+            "BK-AMB-30",
+            "classic Banakil offers no hints: only the staging check of each group",
+        )
+    return RuleViolation("no_hints", "BK-OPT-22", "hints are off at this table")
 
 
 def _teams(options: BanakilOptions) -> tuple[tuple[int, ...], ...]:
@@ -184,6 +198,8 @@ GAME = protocol.register(
         wait=lambda state: (state.phase, state.deal, state.turn_no, state.window),
         match_starts=_match_starts,
         hints=hints,
+        no_hints=_no_hints,
+        staging=protocol.Staging(proposal=Stage, check=stage_check),
         seat_view=_seat_view,
     )
 )

@@ -33,6 +33,7 @@ from engine.rummy.messages import (
 from engine.rummy.options import PRESETS, RummyOptions, options_from, validate
 from engine.rummy.rules import decide, ends, lifecycle, rules
 from engine.rummy.search import hint
+from engine.rummy.staging import Stage, stage_check
 from engine.rummy.state import RoundResult, State
 from engine.rummy.view import View, legal, view
 
@@ -40,6 +41,7 @@ __all__ = ["GAME", "HIDDEN", "PLAYERS", "initial", "redact"]
 
 HIDDEN = "??"
 _SYSTEM = 0
+_HINTED = ("manipulation", "shanghai")  # the variants with the reminder with hint (PF-HINT-2)
 
 
 def initial(options: RummyOptions, host: int = 1) -> State:
@@ -109,6 +111,25 @@ def _hints(state: State, seat: int) -> Any:
     )
 
 
+def _no_hints(state: State) -> RuleViolation | None:
+    """PF-HINT-2: a rummy hint is the reminder's (RM-OPT-1a), which only Manipulation and
+    Shanghai under `reminder_with_hint` have; the other variants have no duty to play to
+    remind of, and `trust_player` asks for none (RM-OPT-1c)."""
+    options = state.options
+    if options.variant not in _HINTED:
+        return RuleViolation(
+            "no_hints",
+            "PF-HINT-2",
+            f"{options.variant} offers no hints: only Manipulation and Shanghai have the "
+            "reminder with hint",
+        )
+    if options.compulsory_play != "reminder_with_hint":
+        return RuleViolation(
+            "no_hints", "RM-OPT-1", "this table trusts its players (trust_player): no hints"
+        )
+    return None
+
+
 def _client(seen: View, options: RummyOptions, rng: players.Rng, safe: bool) -> Command | None:
     """A scripted client acting on its view: the bot's move when it is its turn."""
     if seen.seat is None or seen.phase != "play" or seen.turn != seen.seat:
@@ -162,6 +183,8 @@ GAME = protocol.register(
         bots_allowed=lambda options: options.bots_allowed,
         over=lambda state: state.phase == "over",
         hints=_hints,
+        no_hints=_no_hints,
+        staging=protocol.Staging(proposal=Stage, check=stage_check),
         # no seat_view: a seat's view differs from the spectator's in more than its seat,
         # hand and legal moves (its hand points and its reminder, RM-OPT-1a)
     )

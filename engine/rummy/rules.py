@@ -18,7 +18,7 @@ RoundScored (the table then reveals the round's secret right after it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine import fair, fairness
 from engine.errors import RuleViolation
@@ -46,11 +46,11 @@ from engine.rummy.messages import (
     TurnEnded,
     TurnPassed,
 )
-from engine.rummy.moves import check_move
+from engine.rummy.moves import Checked, Table, check_move
 from engine.rummy.search import hint
 from engine.rummy.state import State
 
-__all__ = ["decide", "ends", "lifecycle", "rules"]
+__all__ = ["check_play_table", "decide", "ends", "lifecycle", "rules"]
 
 _SYSTEM = 0
 _DRAW_ON = ("manipulation", "shanghai")  # drawing never ends the turn (RM-OPT-1d)
@@ -146,15 +146,7 @@ def _play(state: State, seat: int, command: Play) -> tuple[Event, ...]:
     if carousel and state.drawn == 0 and not _final(state):
         raise RuleViolation("draw_first", "RM-CAR-8", "a Carousel turn starts with a draw")
     hand = state.hands[seat - 1]
-    checked = check_move(
-        state.table,
-        dict(state.names),
-        command.table,
-        command.names,
-        hand,
-        state.options.rules,
-        first_play=not state.opened[seat - 1],
-    )
+    checked = check_play_table(state, seat, command.table, command.names)
     if sorted(command.added) != sorted(checked.added):
         raise RuleViolation(
             "added_mismatch",
@@ -181,6 +173,21 @@ def _play(state: State, seat: int, command: Play) -> tuple[Event, ...]:
     if variant == "guadeloupe" and state.stock:  # RM-GUA-4, RM-GUA-5
         events.append(CardsDrawn(seat=seat, cards=state.stock[:1], why="end"))
     return (*events, *_turn_over(state, seat, passed=False, after=played))
+
+
+def check_play_table(state: State, seat: int, table: Table, names: Mapping[str, str]) -> Checked:
+    """A move's new `table` (and its jokers' `names`) for `seat`, checked against the table
+    and the seat's hand (RM-MOVE-1..7, moves.check_move): the check of every `Play`, and
+    the one the private copy's staging check asks (PF-STAGE-5, PF-AMB-22)."""
+    return check_move(
+        state.table,
+        dict(state.names),
+        table,
+        names,
+        state.hands[seat - 1],
+        state.options.rules,
+        first_play=not state.opened[seat - 1],
+    )
 
 
 def _check_knock(state: State, left: Sequence[str]) -> None:

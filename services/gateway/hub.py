@@ -44,11 +44,18 @@ from services.tables.codec import encode_json
 from services.tables.games import game_of
 from services.tables.service import Loaded, TableService
 
-__all__ = ["Frame", "Hub", "Session", "table_view"]
+__all__ = ["Frame", "Hub", "Session", "Shown", "table_view"]
 
 _log = logging.getLogger(__name__)
 
 Sender = Callable[[bytes], Awaitable[None]]
+# A seat's view as that seat is shown it: its hand in the order it chose (PF-SORT,
+# services/tables/seat_asks.py); the view itself for a spectator or a seat without one.
+Shown = Callable[[Loaded, int | None, Any], Any]
+
+
+def _as_is(loaded: Loaded, seat: int | None, view: Any) -> Any:
+    return view
 
 
 def table_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
@@ -70,10 +77,11 @@ def table_view(loaded: Loaded, seat: int | None) -> dict[str, Any]:
 class Frame:
     """The table at one version, as shown to the sessions of one gateway."""
 
-    __slots__ = ("_messages", "_shared", "_views", "loaded", "version")
+    __slots__ = ("_messages", "_shared", "_shown", "_views", "loaded", "version")
 
-    def __init__(self, loaded: Loaded) -> None:
+    def __init__(self, loaded: Loaded, shown: Shown = _as_is) -> None:
         self.loaded = loaded
+        self._shown = shown
         self.version = loaded.version
         # The game's views by seat (None: the spectator's), each built once. Any: a view is
         # the game's own Struct, which the gateway only encodes.
@@ -93,6 +101,8 @@ class Frame:
                 views[seat] = rules.seat_view(game, self.view(None), seat)
             else:
                 views[seat] = rules.view(game, seat)
+            if seat is not None:
+                views[seat] = self._shown(self.loaded, seat, views[seat])
         return views[seat]
 
     def message(self, seat: int | None) -> bytes:
@@ -114,9 +124,12 @@ class Frame:
 class Session:
     """One socket at one table. Sends are serialised: replies and pushes never interleave."""
 
-    def __init__(self, table_id: str, seat: int | None, send: Sender) -> None:
+    def __init__(
+        self, table_id: str, seat: int | None, send: Sender, shown: Shown = _as_is
+    ) -> None:
         self.table_id = table_id
         self.seat = seat
+        self._shown = shown
         self.version = 0  # the newest version this socket was shown
         self._send = send
         self._lock = asyncio.Lock()
@@ -135,6 +148,7 @@ class Session:
             self.version = max(self.version, loaded.version)
             game = loaded.state.game_state
             view = None if game is None else game_of(loaded.state).view(game, self.seat)
+            view = self._shown(loaded, self.seat, view)
             await self._raw(welcome_message(loaded, self.seat, view))
             for message in then:
                 await self._raw(encode_json(message))
@@ -191,8 +205,16 @@ class Session:
 
 
 class Hub:
-    def __init__(self, service: TableService, bus: Bus, *, poll_interval: float = 0.5) -> None:
+    def __init__(
+        self,
+        service: TableService,
+        bus: Bus,
+        *,
+        poll_interval: float = 0.5,
+        shown: Shown = _as_is,
+    ) -> None:
         self._service = service
+        self.shown = shown
         self._bus = bus
         self._poll_interval = poll_interval
         self._sessions: dict[str, set[Session]] = {}
@@ -316,7 +338,7 @@ class Hub:
     def _changed(self, table_id: str, loaded: Loaded) -> None:
         sessions = self._sessions.get(table_id)
         if sessions:
-            frame = Frame(loaded)
+            frame = Frame(loaded, self.shown)
             for session in sessions:
                 session.offer(frame)
 

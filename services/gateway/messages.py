@@ -2,6 +2,10 @@
 
 Client → server, one JSON object per message:
     {"type": "command", "command_id": "c-17", "command": {"type": "Draw"}}
+    {"type": "hint", "request_id": "h-1"}                      (PF-HINT-1..3)
+    {"type": "stage", "request_id": "s-1", "proposal": {...}}   (PF-STAGE-5, the game's)
+    {"type": "hand_order", "request_id": "o-1", "order": "suit" | "rank" | "game" |
+     "manual", "cards": [...]}                                  (PF-SORT-1..3)
 Server → client:
     {"type": "welcome", "seat", "version", "table_id", "status", "host", "seats",
      "deadline", "deadlines", "view"}  ("deadline": when the running turn or discard
@@ -17,6 +21,11 @@ Server → client:
     {"type": "error", "code", "rule_id", "message"}  (then the socket closes)
     {"type": "warning", "table_id", "deal", "turn", "seat", "stage", "deadline",
      "seconds_left"}  (to the acting seat: its turn's last 5 s, `turn_warnings.py`)
+    {"type": "hint", "request_id", "version", "hint"}        (to the asking socket only)
+    {"type": "staged", "request_id", "version", "staged"}    (to the asking socket only)
+    {"type": "hand_order", "request_id", "order", "cards", "hand"}  (the answer; after the
+     welcome too, request_id null, when the seat has chosen an order)
+    {"type": "refused", "request_id", "code", "rule_id", "message"}  (a question refused)
 
 Anything a client sends is decoded strictly (unknown fields and types refused); a refusal
 is a "rejected" message and the socket stays open.
@@ -39,18 +48,30 @@ import msgspec
 
 from engine import protocol
 from engine.errors import RuleViolation
+from engine.hand_order import MANUAL_CARDS, HandOrder, OrderName
 from engine.table import TABLE_EVENTS, AnyEvent, SeatInfo
+from services.tables.seat_asks import Answer
 from services.tables.service import Loaded, Outcome, Rejection
 from services.tables.turns import Wait
 
 __all__ = [
+    "ASK_TYPES",
+    "Ask",
     "ClientCommand",
+    "HandOrderRequest",
+    "HintRequest",
     "SharedView",
+    "StageRequest",
     "accepted",
+    "answer",
     "command_id_of",
+    "decode_ask",
     "decode_client",
+    "hand_order_message",
     "missed",
+    "refused",
     "rejected",
+    "request_id_of",
     "seat_event",
     "view_message",
     "welcome_message",
@@ -63,6 +84,49 @@ class ClientCommand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     type: Literal["command"]
     command_id: CommandId
     command: msgspec.Raw
+
+
+# A question's id: as a command id, 1-128 visible ASCII characters (answers name it).
+RequestId = Annotated[str, msgspec.Meta(pattern=r"^[!-~]{1,128}$")]
+
+
+class HintRequest(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="hint"
+):
+    """PF-HINT-1..3: the game's hints for the asking seat."""
+
+    request_id: RequestId
+
+
+class StageRequest(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="stage"
+):
+    """PF-STAGE-5, PF-AMB-22: is this prepared group (or table) legal now; `proposal` in
+    the game's own shape (`Game.staging.proposal`)."""
+
+    request_id: RequestId
+    proposal: msgspec.Raw
+
+
+class HandOrderRequest(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="hand_order"
+):
+    """PF-SORT-1..3: the seat's order of its hand; `cards` (identities) with "manual"."""
+
+    request_id: RequestId
+    order: OrderName
+    cards: Annotated[
+        tuple[Annotated[str, msgspec.Meta(max_length=8)], ...],
+        msgspec.Meta(max_length=MANUAL_CARDS),
+    ] = ()
+
+
+Ask = HintRequest | StageRequest | HandOrderRequest
+ASK_TYPES = frozenset({"hint", "stage", "hand_order"})
+
+
+class _Kind(msgspec.Struct, frozen=True):
+    type: Any = None
 
 
 class _Envelope(msgspec.Struct, frozen=True, kw_only=True):
@@ -96,6 +160,8 @@ class _WelcomeMessage(msgspec.Struct, frozen=True, kw_only=True, tag_field="type
 _ENCODER = msgspec.json.Encoder()
 _CLIENT = msgspec.json.Decoder(ClientCommand)
 _ENVELOPE = msgspec.json.Decoder(_Envelope)
+_KIND = msgspec.json.Decoder(_Kind)
+_ASK = msgspec.json.Decoder(Ask, strict=True)
 # A strict decoder of each game's tagged command union, made on first use.
 _COMMANDS: dict[str, msgspec.json.Decoder[Any]] = {}
 
@@ -125,6 +191,56 @@ def decode_client(raw: bytes, limit: int, game: protocol.Game) -> tuple[str, Any
         code = "unknown_command" if text.endswith("`$.type`") else "bad_command"
         raise RuleViolation(code, "", f"not a valid command: {text}") from None
     return message.command_id, command
+
+
+def decode_ask(raw: bytes, limit: int) -> Ask | None:
+    """A seat's question (a message of a type in ASK_TYPES), or None for any other message
+    (a command, or something `decode_client` explains); RuleViolation `bad_message` for a
+    question that is not well formed."""
+    if len(raw) > limit:
+        return None  # decode_client refuses it as too large
+    try:
+        kind = _KIND.decode(raw).type
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if kind not in ASK_TYPES:
+        return None
+    try:
+        return _ASK.decode(raw)
+    except msgspec.ValidationError as exc:
+        raise RuleViolation("bad_message", "", f"not a {kind} message: {exc}") from None
+
+
+def request_id_of(raw: bytes) -> str | None:
+    """The request id of a question that could not be decoded, if one can be read."""
+    try:
+        found = msgspec.json.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    got = found.get("request_id") if isinstance(found, dict) else None
+    return got if isinstance(got, str) and 0 < len(got) <= 128 else None
+
+
+def answer(kind: Literal["hint", "staged"], request_id: str, found: Answer) -> dict[str, Any]:
+    """The answer to a hint or a staging check: the game's own value, as of `version`."""
+    return {"type": kind, "request_id": request_id, "version": found.version, kind: found.value}
+
+
+def hand_order_message(
+    request_id: str | None, chosen: HandOrder, hand: tuple[str, ...]
+) -> dict[str, Any]:
+    """The seat's hand order and its hand as now shown in it."""
+    return {
+        "type": "hand_order",
+        "request_id": request_id,
+        "order": chosen.order,
+        "cards": chosen.cards,
+        "hand": hand,
+    }
+
+
+def refused(request_id: str | None, why: RuleViolation) -> dict[str, Any]:
+    return {"type": "refused", "request_id": request_id, **why.as_dict()}
 
 
 def command_id_of(raw: bytes) -> str | None:

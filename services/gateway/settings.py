@@ -43,6 +43,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cache_tables: int = 10_000  # table states kept in memory (least recently used go)
     probe_timeout: float = 2.0  # seconds for each dependency check of /readyz
     ws_deflate: bool = False  # offer WebSocket permessage-deflate (see the module doc)
+    # A seat's questions (services/tables/seat_asks.py): a hint is given up after this long,
+    # and at most this many run at once; each seat's rate, per second with a burst
+    hint_seconds: float = 2.0
+    hint_slots: int = 2
+    hints_per_second: float = 2.0
+    hints_burst: int = 4
+    stages_per_second: float = 10.0
+    stages_burst: int = 20
+    orders_per_second: float = 4.0
+    orders_burst: int = 8
 
     @classmethod
     def from_env(

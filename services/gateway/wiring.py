@@ -9,11 +9,13 @@ from engine.table import TableState
 from services.bus.port import Bus
 from services.gateway.hub import Hub
 from services.gateway.presence import Presence
+from services.gateway.rates import Rates
 from services.gateway.settings import Settings
 from services.gateway.turn_warnings import TurnWarnings
 from services.projections.deadlines import utc_now
 from services.projections.lobby import Lobby
 from services.store.port import EventStore
+from services.tables.seat_asks import SeatAsks
 from services.tables.service import TableService
 
 __all__ = ["Gateway", "Probe"]
@@ -40,7 +42,23 @@ class Gateway:
             retries=settings.append_retries,
             cache_size=settings.cache_tables,
         )
-        self.hub = Hub(self.service, bus)
+        # A seat's hints, staging checks and hand order (issue 14): no event, never the bus.
+        self.asks = SeatAsks(
+            self.service,
+            store,
+            hint_seconds=settings.hint_seconds,
+            hint_slots=settings.hint_slots,
+        )
+        self.hint_rates = Rates(
+            settings.hints_per_second, settings.hints_burst, "hints", "PF-HINT-3"
+        )
+        self.stage_rates = Rates(
+            settings.stages_per_second, settings.stages_burst, "staging checks", "PF-STAGE-5"
+        )
+        self.order_rates = Rates(
+            settings.orders_per_second, settings.orders_burst, "hand orders", "PF-SORT-1"
+        )
+        self.hub = Hub(self.service, bus, shown=self.asks.shown)
         self.presence = Presence(self.service)  # PF-CONN: seats recorded away and back
         self.warnings = TurnWarnings(self.service, store, self.presence, utc_now)  # PF-TIMER-2
         self._stop = asyncio.Event()
@@ -76,6 +94,7 @@ class Gateway:
         self._stop.set()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.hub.close()
+        self.asks.close()
         await self.service.deadlines.close()
         await self.service.close()  # last: what the others committed is published
 

@@ -24,12 +24,15 @@ from litestar.params import FromPath
 
 from engine import protocol
 from engine.errors import RuleViolation
+from services.gateway.asks import answer_ask
 from services.gateway.hub import Session
 from services.gateway.limits import too_deep
 from services.gateway.messages import (
     accepted,
     command_id_of,
+    decode_ask,
     decode_client,
+    hand_order_message,
     missed,
     rejected,
 )
@@ -38,6 +41,7 @@ from services.gateway.tokens import refusal, seat_of
 from services.gateway.wiring import Gateway
 from services.tables import validation
 from services.tables.games import game_of
+from services.tables.service import Loaded
 
 __all__ = ["table_socket"]
 
@@ -74,7 +78,7 @@ async def table_socket(
             error = RuleViolation("bad_since", "", "since is a stream version (0 or more)")
             return await _refuse(socket, error, _BAD_REQUEST)
         since = int(since_text)
-    session = Session(table_id, seat, socket.send_text)
+    session = Session(table_id, seat, socket.send_text, gw.asks.shown)
     try:
         try:
             loaded = await gw.hub.join(session)
@@ -92,6 +96,10 @@ async def table_socket(
             return await _refuse(
                 socket, _unavailable(exc, f"seating a socket at {table_id}"), _TRY_AGAIN
             )
+        if seat is not None:  # PF-SORT: the seat's hand order, kept across reconnects
+            ordered = await _hand_order(gw, loaded, seat)
+            if ordered is not None:
+                then.insert(0, ordered)
         await session.greet(loaded, then)
         await gw.presence.arrived(session)  # PF-CONN-2: back within the grace, or later
         await _follow_up(gw, table_id)  # in case a gateway died before doing it
@@ -114,6 +122,16 @@ async def _serve(
             return
         text, data = message.get("text"), message.get("bytes")
         raw = text.encode() if text is not None else data or b""
+        try:
+            ask = decode_ask(raw, limit)
+        except RuleViolation as exc:
+            await session.send(rejected(None, exc))
+            continue
+        except RecursionError:
+            ask = None  # decode_client below says so
+        if ask is not None:
+            await answer_ask(session, gw, ask)
+            continue
         try:
             client_id, command = decode_client(raw, limit, game)
             validation.command_id(client_id)
@@ -145,6 +163,15 @@ async def _serve(
             continue
         await session.send(accepted(client_id, outcome))
         await _follow_up(gw, session.table_id)
+
+
+async def _hand_order(gw: Gateway, loaded: Loaded, seat: int) -> dict[str, Any] | None:
+    """The "hand_order" message that follows the welcome of a seat that chose an order."""
+    chosen = await gw.asks.load_hand_order(loaded.state.table_id, seat)
+    shown = gw.asks.hand_order(loaded, seat)
+    if chosen.order == "game" or shown is None:
+        return None
+    return hand_order_message(None, *shown)
 
 
 async def _follow_up(gw: Gateway, table_id: str) -> None:

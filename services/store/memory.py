@@ -38,6 +38,7 @@ class MemoryEventStore:
         self._snapshots: dict[tuple[str, str], Snapshot] = {}
         self._checkpoints: dict[str, Checkpoint] = {}
         self._quarantine: dict[tuple[str, str], Quarantined] = {}
+        self._preferences: dict[tuple[str, int, str], bytes] = {}
 
     async def append(
         self,
@@ -142,6 +143,13 @@ class MemoryEventStore:
         for key in keys:
             del self._quarantine[key]
         return len(keys)
+
+    async def save_preference(self, stream_id: str, seat: int, name: str, value: bytes) -> None:
+        # A JSON round trip, as the database's jsonb does: the same value, its own bytes.
+        self._preferences[(stream_id, seat, name)] = msgspec.json.encode(msgspec.json.decode(value))
+
+    async def preference(self, stream_id: str, seat: int, name: str) -> bytes | None:
+        return self._preferences.get((stream_id, seat, name))
 
     async def close(self) -> None:
         pass

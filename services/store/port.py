@@ -6,6 +6,9 @@ id is unique per stream, so a repeated command appends nothing and gets its firs
 outcome back. Reading "all" is by a checkpoint that never skips an event committed out of
 order by concurrent writers (see the PostgreSQL adapter for how).
 
+A seat's preferences (its hand order, PF-SORT) are kept beside its table, one value per
+(table, seat, name): presentation, never an event.
+
 A table a background process cannot handle is quarantined: a row per (table, process)
 that every loop reads to leave the table alone, and an operator lists and releases.
 """
@@ -171,6 +174,16 @@ class EventStore(Protocol):
 
     async def release(self, stream_id: str) -> int:
         """Release the table for every process; how many holds were removed."""
+        ...
+
+    async def save_preference(self, stream_id: str, seat: int, name: str, value: bytes) -> None:
+        """Keep `value` (JSON) as the seat's preference `name` at that table, replacing the
+        one before; appends no event."""
+        ...
+
+    async def preference(self, stream_id: str, seat: int, name: str) -> bytes | None:
+        """The seat's preference `name` at that table (the same JSON value, not necessarily
+        the same bytes), or None when it chose none."""
         ...
 
     async def close(self) -> None: ...

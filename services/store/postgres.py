@@ -155,6 +155,13 @@ ORDER BY since, stream_id, process
 
 _RELEASE = "DELETE FROM quarantine WHERE stream_id = $1"
 
+# The seat's latest choice wins: a later save overwrites, two saves at once leave one.
+_SAVE_PREFERENCE = """
+INSERT INTO seat_preferences (stream_id, seat, name, value) VALUES ($1, $2, $3, $4::jsonb)
+ON CONFLICT (stream_id, seat, name) DO UPDATE SET value = EXCLUDED.value, updated_at = now()
+"""
+_PREFERENCE = "SELECT value FROM seat_preferences WHERE stream_id = $1 AND seat = $2 AND name = $3"
+
 _metadata_decoder = msgspec.json.Decoder(Metadata)
 
 Connection: TypeAlias = "asyncpg.Connection[Any] | asyncpg.pool.PoolConnectionProxy[Any]"
@@ -355,6 +362,14 @@ class PostgresEventStore:
     async def release(self, stream_id: str) -> int:
         status: str = await self._lender.run(lambda c: c.execute(_RELEASE, stream_id))
         return int(status.rpartition(" ")[2])  # "DELETE n"
+
+    async def save_preference(self, stream_id: str, seat: int, name: str, value: bytes) -> None:
+        text = value.decode()
+        await self._lender.run(lambda c: c.execute(_SAVE_PREFERENCE, stream_id, seat, name, text))
+
+    async def preference(self, stream_id: str, seat: int, name: str) -> bytes | None:
+        found = await self._lender.run(lambda c: c.fetchval(_PREFERENCE, stream_id, seat, name))
+        return None if found is None else str(found).encode()
 
     async def read_types(
         self, types: Sequence[str], after_position: int = 0, since: datetime | None = None

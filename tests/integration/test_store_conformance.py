@@ -344,6 +344,40 @@ async def test_a_quarantined_table_is_listed_per_process_until_it_is_released(
     assert await store.quarantine(poisoned, "clock", "again")  # held afresh after release
 
 
+async def test_a_seats_preference_is_kept_per_table_seat_and_name_and_appends_no_event(
+    store: EventStore,
+) -> None:
+    """PF-SORT-3: a seat's hand order is kept beside its table, never as an event; the
+    latest choice replaces the one before, and every other seat, table and name is apart."""
+    table, other = new_id(), new_id()
+    before = await store.read_all(Checkpoint(), limit=1_000_000)
+    assert await store.preference(table, 1, "hand_order") is None
+
+    await store.save_preference(table, 1, "hand_order", b'{"order":"suit"}')
+    await store.save_preference(table, 2, "hand_order", b'{"order":"rank"}')
+    await store.save_preference(other, 1, "hand_order", b'{"order": "manual", "cards": ["7H#1"]}')
+    await store.save_preference(table, 1, "hand_order", b'{"order":"manual","cards":["AS#2"]}')
+
+    def value(raw: bytes | None) -> Any:
+        assert raw is not None
+        return msgspec.json.decode(raw)
+
+    assert value(await store.preference(table, 1, "hand_order")) == {
+        "order": "manual",
+        "cards": ["AS#2"],
+    }
+    assert value(await store.preference(table, 2, "hand_order")) == {"order": "rank"}
+    assert value(await store.preference(other, 1, "hand_order")) == {
+        "order": "manual",
+        "cards": ["7H#1"],
+    }
+    assert await store.preference(table, 3, "hand_order") is None
+    assert await store.preference(table, 1, "colours") is None
+    assert await store.stream_version(table) == 0  # no event, no stream
+    after = await store.read_all(before[1], limit=1_000_000)
+    assert not [e for e in after[0] if e.stream_id in (table, other)]
+
+
 # --- PostgreSQL only: transactions that commit in another order than they took positions.
 
 
