@@ -20,26 +20,38 @@ import msgspec
 import pytest
 
 from engine import protocol
+from engine.banakil.hints import Hints
 from engine.banakil.messages import COMMAND_TYPES
+from engine.banakil.staging import Staged
 from engine.banakil.view import View
 from engine.errors import RuleViolation
+from engine.hand_order import HandOrder
+from engine.rummy.staging import Staged as TableStaged
 from engine.table import AnyEvent
 from scripts.protocol_examples import warning_message
 from services.gateway.messages import (
     _ViewMessage,
     _WelcomeMessage,
     accepted,
+    answer,
+    decode_ask,
     decode_client,
+    hand_order_message,
     missed,
+    refused,
     rejected,
 )
 from services.gateway.openapi import ApiErrorBody
+from services.tables.seat_asks import Answer
 from services.tables.service import Outcome
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 _EXAMPLE = re.compile(r"<!-- example: ([\w-]+) -->\n```json\n(.*?)\n```", re.S)
 _SYSTEM_ONLY = {"CommitSeed", "StackDeck", "Deal", "CloseSeedWindow", "Timeout"}
 _SERVER_TYPES = {"welcome", "view", "missed", "accepted", "rejected", "warning", "error"}
+# A seat's questions and their answers (issue 14): every one has an example.
+_ASK_TYPES = {"hint", "stage", "hand_order"}
+_ANSWER_TYPES = {"hint", "staged", "hand_order", "refused"}
 
 
 class _Entry(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -58,6 +70,14 @@ class _DealLog(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     table_id: str
     deal: int
     events: tuple[_Entry, ...]
+
+
+# The game's own Struct each answer example carries (the doc's are Banakil's and rummy's).
+_ANSWER_SHAPES: dict[str, type[Any]] = {
+    "answer-hint": Hints,
+    "answer-staged": Staged,
+    "answer-staged-rummy": TableStaged,
+}
 
 
 def _examples() -> dict[str, str]:
@@ -110,6 +130,30 @@ def _check(name: str, raw: str) -> None:
     elif name == "warning":  # what the real TurnWarnings sends (services/gateway)
         sent = asyncio.run(warning_message())
         assert {k: type(v) for k, v in value.items()} == {k: type(v) for k, v in sent.items()}
+    elif name.startswith("ask-"):  # a seat's question, through the gateway's decoder
+        ask = decode_ask(raw.encode(), 64 * 1024)
+        assert ask is not None and json.loads(msgspec.json.encode(ask)) == value
+        if value["type"] == "stage":  # the proposal in the game's own shape
+            game = protocol.get("rummy" if name.endswith("-rummy") else "banakil")
+            assert game.staging is not None
+            proposal = json.dumps(value["proposal"]).encode()
+            msgspec.json.decode(proposal, type=game.staging.proposal, strict=True)
+    elif name.startswith("answer-"):  # rebuilt by the functions the gateway answers with
+        if value["type"] in ("hint", "staged"):
+            kind = value["type"]
+            shape: type[Any] = _ANSWER_SHAPES[name]
+            decoded = msgspec.json.decode(json.dumps(value[kind]).encode(), type=shape)
+            found = Answer(version=value["version"], value=decoded)
+            assert (
+                json.loads(msgspec.json.encode(answer(kind, value["request_id"], found))) == value
+            )
+        else:
+            chosen = HandOrder(order=value["order"], cards=tuple(value["cards"]))
+            built = hand_order_message(value["request_id"], chosen, tuple(value["hand"]))
+            assert json.loads(msgspec.json.encode(built)) == value
+    elif name.startswith("refused"):
+        why = RuleViolation(value["code"], value["rule_id"], value["message"])
+        assert refused(value["request_id"], why) == value
     elif name.startswith("http-error"):
         _round_trip(ApiErrorBody, raw)
         assert set(value) == {"code", "rule_id", "message"}
@@ -129,6 +173,13 @@ def test_each_example_of_the_protocol_decodes_with_the_real_code(name: str) -> N
 def test_every_server_message_and_every_players_command_has_an_example() -> None:
     shown = {json.loads(raw).get("type") for name, raw in EXAMPLES.items()}
     assert shown >= _SERVER_TYPES | {"command"}
+    asked = {json.loads(raw)["type"] for name, raw in EXAMPLES.items() if name.startswith("ask-")}
+    answered = {
+        json.loads(raw)["type"]
+        for name, raw in EXAMPLES.items()
+        if name.startswith(("answer-", "refused"))
+    }
+    assert asked >= _ASK_TYPES and answered >= _ANSWER_TYPES
     commands = {
         json.loads(raw)["command"]["type"]
         for name, raw in EXAMPLES.items()
