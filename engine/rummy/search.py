@@ -68,6 +68,12 @@ _BOT_WORK = 8_000
 # each joker scenario (well under a millisecond); most cards are settled by it, a proof
 # that one plays in no move above all.
 _QUICK_WORK = 500
+# States a depth-first walk of the whole search for one card may visit before the layers
+# take over (search_walk). Hint CPU on the bench's 180 joker positions of 40 cards, in all:
+# layers only 1518-1857 ms, walks of 8,000 states 954-1042, of 30,000 902-1029 (slowest
+# position 464-576 -> 53-65 ms); walks in the short search and the one- or two-group
+# searches were measured too and did not pay.
+_WALK = 30_000
 # Table cards from which the hint tries moves changing one or two groups before its short
 # search (see _Asker).
 _LARGE = 60
@@ -260,7 +266,13 @@ class _Asker:
             self._some = solved[0]
             if _face(card) in {_face(c) for c in self._some.added}:
                 return self._some
-        return _plays(pos, card, scens, lambda p: solve(p, "first", -1))
+        return _plays(
+            pos,
+            card,
+            scens,
+            lambda p: solve(p, "first", -1, walk_first=_WALK),
+            lambda p: solve(p, "first", -1),
+        )
 
 
 def local_move(
@@ -345,10 +357,16 @@ def _rank_suit(face: str) -> tuple[int, str]:
 
 
 def _plays(
-    pos: Position, card: Card, scens: _Scenarios, search: Callable[[Problem], Solution | None]
+    pos: Position,
+    card: Card,
+    scens: _Scenarios,
+    search: Callable[[Problem], Solution | None],
+    again: Callable[[Problem], Solution | None] | None = None,
 ) -> Move | None:
     """A legal move of some scenario that plays `card` (a copy of its face), or None when
-    none does, as far as `search` tells.
+    none does, as far as `search` tells; `again` is asked about a tracked scenario whose
+    split from `search` the move check refused (the walk's first split, search_walk, is
+    not the layers' best one).
 
     Each scenario's problem is asked with an order in which only this face comes early,
     so that every state that has passed the face without using it is dropped. A hand
@@ -361,10 +379,12 @@ def _plays(
     face = face_index(name)
     order = tuple(0 if f == face else JOKER_INDEX - 1 for f in range(52))
 
-    def attempt(scen: Scenario) -> tuple[Move | None, bool]:
+    def attempt(
+        scen: Scenario, find: Callable[[Problem], Solution | None] = search
+    ) -> tuple[Move | None, bool]:
         """A move of `scen` playing the card; whether `scen` has one at all."""
         problem = with_freers(pos, scen, face) if scen.freed else scen.problem
-        sol = search(msgspec.structs.replace(problem, order=order))
+        sol = find(msgspec.structs.replace(problem, order=order))
         if sol is None:
             return None, False
         move = _split_move(pos, scen, sol)
@@ -375,7 +395,9 @@ def _plays(
     for loose, scen in scens.each():
         move, some = attempt(loose)
         if move is None and some:
-            move, _ = attempt(scen)
+            move, some = attempt(scen)
+            if move is None and some and again is not None:
+                move, _ = attempt(scen, again)
         if move is not None:
             return move
     return None

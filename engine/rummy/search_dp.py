@@ -54,12 +54,9 @@ from engine.rummy.search_runs import (
 from engine.rummy.search_sets import set_room, set_vectors
 from engine.rummy.search_state import NO_VALUE, ZERO4, Layer, State, gain, index, keep
 from engine.rummy.search_types import Objective, Problem, Solution, face_of
+from engine.rummy.search_walk import GaveUp, walk
 
 __all__ = ["GaveUp", "solve"]
-
-
-class GaveUp(Exception):
-    """The search met the limit of states it was given before it could finish."""
 
 
 def solve(
@@ -67,6 +64,7 @@ def solve(
     objective: Objective,
     bound: int | None = None,
     work: list[int] | None = None,
+    walk_first: int = 0,
 ) -> Solution | None:
     """The best split by `objective` that uses at least one hand card and whose value beats
     `bound` (when given), or None. `work` (one count, shared by the searches of one
@@ -75,15 +73,30 @@ def solve(
 
     For the hint, only hand cards earlier than the bound can beat it, and states that have
     passed them all without using one are dropped: the places are taken in the direction
-    (A up to K, or K down to A on the mirrored problem) that passes them soonest."""
+    (A up to K, or K down to A on the mirrored problem) that passes them soonest.
+
+    `walk_first` (a count of states, for a question any split answers): a depth-first
+    walk of that many states is tried first (search_walk), the layers only if it gives up."""
     if objective == "first" and bound is not None:
         reverse = backwards(problem, bound)
         if reverse is None:
             return None
         if reverse:
-            sol = _Search(mirror(problem), objective, bound, work).run()
+            sol = _run(mirror(problem), objective, bound, work, walk_first)
             return None if sol is None else Solution(sol.value, unmirror(sol.groups))
-    return _Search(problem, objective, bound, work).run()
+    return _run(problem, objective, bound, work, walk_first)
+
+
+def _run(
+    problem: Problem, objective: Objective, bound: int | None, work: list[int] | None, steps: int
+) -> Solution | None:
+    search = _Search(problem, objective, bound, work)
+    if steps:
+        try:
+            return walk(search, steps)
+        except GaveUp:
+            pass
+    return search.run()
 
 
 class _Search(Ends):
@@ -142,11 +155,14 @@ class _Search(Ends):
     def _jokers_left(self, key: State) -> int:
         return self.budget - key[3] + sum(1 for k in self.hot_wild if not key[8] >> k & 1)
 
-    def run(self) -> Solution | None:
+    def _start(self) -> Layer:
         opening = 0 if self.p.first_play else 2
         glob = (0,) * len(self.p.kinds)
         begin: State = (((), (), (), ()), ZERO4, (), 0, ZERO4, opening, 0, glob, 0, 0, 0)
-        layer: Layer = {begin: (NO_VALUE if self.first else 0, None)}
+        return {begin: (NO_VALUE if self.first else 0, None)}
+
+    def run(self) -> Solution | None:
+        layer = self._start()
         trail: list[Step] = []
         hopes = self.room.hopes(self.order)
         for place in self.places:

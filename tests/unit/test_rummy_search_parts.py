@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 
 from engine.errors import RuleViolation
 from engine.rummy import bench_positions, search
 from engine.rummy.moves import check_move
+from engine.rummy.search_dp import _Search, solve
 from engine.rummy.search_fit import may_hold
-from engine.rummy.search_model import position
+from engine.rummy.search_model import face_index, position, relaxed, scenarios
 from engine.rummy.search_simple import simple_move
 from engine.rummy.search_swap import traded
+from engine.rummy.search_types import JOKER_INDEX
+from engine.rummy.search_walk import GaveUp, walk
 from engine.rummy.variants import CAROUSEL, VARIANTS
 
 
@@ -114,3 +118,40 @@ def test_the_hint_on_a_large_table_names_the_same_card_in_either_order_of_questi
                 at.table, dict(at.names), large.move.table, dict(large.move.names), hand, rules
             )
     assert asked >= 3
+
+
+@pytest.mark.parametrize("variant", ["carousel", "vatican", "tahiti", "manipulation"])
+def test_the_depth_first_walk_finds_a_split_exactly_when_the_layers_do(variant: str) -> None:
+    """search_walk against search_dp's layers, for the hint's question (a split playing
+    one hand card: the card's face first in the order, bound -1) on 24-card positions,
+    every scenario loosened and tracked: the same answer, found or none (RM-AMB-5). A walk
+    past 5,000 states gives up and is not compared."""
+    rules = VARIANTS[variant]
+    compared = 0
+    for i in range(3):
+        at = bench_positions.position(variant, 24, random.Random(f"walk:{variant}:{i}"))
+        pos = position(at.table, dict(at.names), at.hand, rules, False)
+        faces = sorted({c.partition("#")[0] for c in at.hand if not c.startswith("JK")})
+        for card in faces[:4]:
+            face = face_index(card)
+            order = tuple(0 if f == face else JOKER_INDEX - 1 for f in range(52))
+            for scen in scenarios(pos):
+                for problem in (relaxed(pos, scen).problem, scen.problem):
+                    asked = msgspec.structs.replace(problem, order=order)
+                    try:
+                        walked = walk(_Search(asked, "first", -1, None), 5_000)
+                    except GaveUp:
+                        continue
+                    assert (walked is None) == (solve(asked, "first", -1) is None)
+                    compared += 1
+    assert compared >= 10
+
+
+def test_a_walk_past_its_budget_leaves_the_question_to_the_layers() -> None:
+    rules = VARIANTS["carousel"]
+    at = bench_positions.position("carousel", 40, random.Random("walk:budget"))
+    pos = position(at.table, dict(at.names), at.hand, rules, False)
+    problem = scenarios(pos)[0].problem
+    with pytest.raises(GaveUp):
+        walk(_Search(problem, "count", None, None), 1)
+    assert (solve(problem, "count", walk_first=1) is None) == (solve(problem, "count") is None)
