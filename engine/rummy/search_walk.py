@@ -5,11 +5,12 @@ whether any split plays a given card (the hint's question, search.py `_plays`), 
 every way to lay the rest of the table to the last face, even where the first complete
 split it could reach would do. This walk follows the same steps (search_dp's own step
 functions, one state at a time) depth first and stops at the first split that ends as
-search_dp's end would accept it; a state from which no split ends is remembered and never
-walked again. It is exact: it stops with a split only when one exists, and reports none
-only after every state reachable from the start has been walked (no state is dropped
-here that search_dp keeps). It gives up (GaveUp) after `budget` states, and search_dp's
-layers then take over.
+search_dp's end would accept it; a state from which no split ends is remembered, with its
+value, and not walked again unless reached with a better one (the same state with more
+hand cards used may still end where it did not). It is exact: it stops with a split only
+when one exists, and reports none only after every state reachable from the start has
+been walked (no state is dropped here that search_dp keeps). It gives up (GaveUp) after
+`budget` states, and search_dp's layers then take over.
 
 Why it pays: on 40-card joker tables the hint's searches that find a move were its
 largest cost (a freed joker made wild fills every layer), and a walk reaches a move after
@@ -82,7 +83,11 @@ def walk(search: Steps, budget: int) -> Solution | None:
     # pending[d]: states after step d still to walk; path[d]: the one being walked.
     pending = [after(0, begin, first_entry)]
     path: list[tuple[State, Any]] = []
-    dead: set[tuple[int, State]] = set()
+    # Per (step, state): the best value walked from it without reaching an end. A state
+    # reached again with no better value is not walked again: the steps and the end read
+    # the value only through the bound and the end's test, and a higher value passes both
+    # at least as easily (as search_dp keeps the best value of each state).
+    dead: dict[tuple[int, State], int] = {}
     visited = 0
     last = len(steps) - 1
     while pending:
@@ -90,10 +95,12 @@ def walk(search: Steps, budget: int) -> Solution | None:
         if not pending[-1]:
             pending.pop()
             if path:
-                dead.add((depth - 1, path.pop()[0]))
+                key, entry = path.pop()
+                _bury(dead, depth - 1, key, entry[0])
             continue
         key, entry = pending[-1].pop()
-        if (depth, key) in dead:
+        known = dead.get((depth, key))
+        if known is not None and known >= entry[0]:
             continue
         visited += 1
         if visited > budget:
@@ -102,11 +109,17 @@ def walk(search: Steps, budget: int) -> Solution | None:
             best = search._close({key: entry})
             if best is not None:
                 return _solution(search, steps, [*path, (key, entry)], best)
-            dead.add((depth, key))
+            _bury(dead, depth, key, entry[0])
             continue
         path.append((key, entry))
         pending.append(after(depth + 1, key, entry))
     return None
+
+
+def _bury(dead: dict[tuple[int, State], int], depth: int, key: State, value: int) -> None:
+    known = dead.get((depth, key))
+    if known is None or value > known:
+        dead[depth, key] = value
 
 
 def _solution(

@@ -155,3 +155,13 @@ def test_a_walk_past_its_budget_leaves_the_question_to_the_layers() -> None:
     with pytest.raises(GaveUp):
         walk(_Search(problem, "count", None, None), 1)
     assert (solve(problem, "count", walk_first=1) is None) == (solve(problem, "count") is None)
+
+
+def test_a_state_first_walked_with_no_hand_card_is_walked_again_with_some() -> None:
+    """The oracle's case (RM-MAN-3, RM-AMB-5): 2C-4C and four 2s on the table, 3C 4C in
+    hand. The walk reaches one end state first by a path adding no hand card (refused)
+    and later by one adding both; remembering the state without its value hid the move."""
+    before = (("2C#1", "3C#1", "4C#1"), ("2C#2", "2D#1", "2H#1", "2S#1"))
+    move = search.find_move(before, {}, ["3C#2", "4C#2"], VARIANTS["manipulation"])
+    assert move is not None
+    assert sorted(move.added) == ["3C#2", "4C#2"]
