@@ -28,7 +28,11 @@ with an order in which only that card counts, so every state that has passed the
 place without it is dropped (asked for "the earliest card" at once, it could drop nothing
 before the last place: clubs lie at every rank). A short bounded run settles most cards;
 a card it leaves open is tried in moves that change one or two groups (the search on
-those groups alone), and only then by the whole search.
+those groups alone; on large tables these come first), then, once per hint and only
+when no card plays without rearranging, by the search for any move at all, and only then
+by the whole search, which walks depth first before it fills its layers (search_walk).
+A split of a loosened problem the move check refuses is tried again with copies of a
+face traded between groups (search_swap) before the tracked problem is solved.
 """
 
 from __future__ import annotations
