@@ -87,7 +87,10 @@ def walk(search: Steps, budget: int) -> Solution | None:
     # reached again with no better value is not walked again: the steps and the end read
     # the value only through the bound and the end's test, and a higher value passes both
     # at least as easily (as search_dp keeps the best value of each state).
+    # For the hint's objective only the earliest hand card used counts there (the fewest
+    # cards used only breaks ties between splits), so the memo compares that alone.
     dead: dict[tuple[int, State], int] = {}
+    worth = _earliest if search.first else _same
     visited = 0
     last = len(steps) - 1
     while pending:
@@ -96,11 +99,11 @@ def walk(search: Steps, budget: int) -> Solution | None:
             pending.pop()
             if path:
                 key, entry = path.pop()
-                _bury(dead, depth - 1, key, entry[0])
+                _bury(dead, depth - 1, key, worth(entry[0]))
             continue
         key, entry = pending[-1].pop()
         known = dead.get((depth, key))
-        if known is not None and known >= entry[0]:
+        if known is not None and known >= worth(entry[0]):
             continue
         visited += 1
         if visited > budget:
@@ -109,11 +112,19 @@ def walk(search: Steps, budget: int) -> Solution | None:
             best = search._close({key: entry})
             if best is not None:
                 return _solution(search, steps, [*path, (key, entry)], best)
-            _bury(dead, depth, key, entry[0])
+            _bury(dead, depth, key, worth(entry[0]))
             continue
         path.append((key, entry))
         pending.append(after(depth + 1, key, entry))
     return None
+
+
+def _earliest(value: int) -> int:
+    return -index(value)
+
+
+def _same(value: int) -> int:
+    return value
 
 
 def _bury(dead: dict[tuple[int, State], int], depth: int, key: State, value: int) -> None:
