@@ -75,9 +75,12 @@ _QUICK_WORK = 500
 # States a depth-first walk of the whole search for one card may visit before the layers
 # take over (search_walk). Hint CPU on the bench's 180 joker positions of 40 cards, in all:
 # layers only 1518-1857 ms, walks of 8,000 states 954-1042, of 30,000 902-1029 (slowest
-# position 464-576 -> 53-65 ms); walks in the short search and the one- or two-group
-# searches were measured too and did not pay.
-_WALK = 30_000
+# position 464-576 -> 53-65 ms). A walk that finds nothing costs more than the layers, so
+# the budget stays short: with Machiavelli and Manipulation added (300 positions), 30,000
+# states gave 2051 ms in all (Machiavelli's position 51 109-230 ms over its layers' 90),
+# 8,000 gave 1607-1775 and 3,000 left Vatican's position 52 at 660 ms. Walks in the short
+# search and in the one- or two-group searches were measured too and did not pay.
+_WALK = 8_000
 # The same for the search for any move at all (find_move, the hint's reminder question):
 # random Manipulation play's CPU steps/s, best of three runs, 435 -> 551 with it.
 _ANY_WALK = 3_000
