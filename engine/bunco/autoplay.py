@@ -26,10 +26,8 @@ def random_step(
 ) -> tuple[int, Any, tuple[Event, ...]]:
     """One accepted command of whoever acts now, as (seat, command, its events)."""
     command: Any
-    if state.phase == "play" and not state.bell and not timeouts:  # nearly every step
-        # every table waits: the one after the last that rolled (next_table, inlined)
-        table = state.tables[state.last_table % len(state.tables)]
-        seat = roller_seat(state, table)
+    if state.phase == "play" and not timeouts:  # nearly every step: a player's roll
+        seat = roller_seat(state, state.tables[next_table(state) - 1])
         command = Roll()
         return seat, command, decide(state, seat, command)
     if state.phase == "seeding":

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.bunco.autoplay import next_table
+from msgspec.structs import replace
+
+from engine.bunco.autoplay import next_table, random_step
 from engine.bunco.game import GAME, timers
 from engine.bunco.messages import (
     BellRang,
@@ -36,6 +38,7 @@ from tests.unit.bunco_support import (
     SECRET,
     evening,
     find,
+    fold,
     fresh_caches,  # noqa: F401 - autouse, see its docstring
     playing,
     refused,
@@ -307,3 +310,47 @@ def test_legal_lists_the_roll_for_the_awaited_seats_only() -> None:
     state = playing(8)
     assert [s for s in range(1, 9) if "Roll" in legal(state, s).commands] == [1, 5]
     assert legal(state, _SYSTEM).commands == ("Timeout",)
+
+
+class _Draw:
+    """A generator whose every draw is `value` (the random player's share of timeouts)."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def random(self) -> float:
+        return self.value
+
+    def randrange(self, stop: int, /) -> int:
+        return 0
+
+
+def test_the_random_player_rolls_at_one_table_after_another_bu_amb_4() -> None:
+    """BU-AMB-4: with the tables simulated, one roll a table in turn (head, middle, low,
+    head again); after the bell only the tied tables, in the same turn."""
+    state = playing(12, target=6)
+    tables = []
+    for _ in range(4):
+        _, _, events = random_step(state, _Draw(0.9))
+        tables.append(events[0].table)
+        state = fold(state, events)
+    assert tables == [1, 2, 3, 1]
+    tied = replace(
+        state,
+        bell=1,
+        last_table=2,
+        tables=tuple(replace(t, rolloff=i > 1) for i, t in enumerate(state.tables, 1)),
+    )
+    assert next_table(tied) == 3
+    assert next_table(replace(tied, last_table=3)) == 2
+    assert random_step(tied, _Draw(0.9))[2][0].table == 3
+
+
+def test_the_random_player_times_out_a_share_of_the_rolls_pf_timer_8() -> None:
+    """PF-TIMER-8: the share `timeouts` of the rolls are the clock's Timeout, the rest the
+    player's Roll; a draw below the share is a timeout, the share itself is not; no share,
+    no timeout whatever the generator draws."""
+    state = playing(12, target=6)
+    assert isinstance(random_step(state, _Draw(0.24), 0.25)[1], Timeout)
+    assert isinstance(random_step(state, _Draw(0.25), 0.25)[1], Roll)
+    assert isinstance(random_step(state, _Draw(0.0), 0.0)[1], Roll)

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import itertools
 
+import msgspec
 import pytest
 
 from engine import fair
 from engine.bunco.dice import roll as roll_dice
-from engine.bunco.messages import DiceRolled, Roll
+from engine.bunco.messages import DiceRolled, Roll, Timeout
+from engine.bunco.rules import decide, rules
 from engine.bunco.scoring import score
 from engine.bunco.view import legal
 from tests.unit.bunco_support import (
@@ -197,3 +199,29 @@ def test_interleaved_rounds_each_read_their_own_dice_in_order() -> None:
         copy = "".join([first[:1], first[1:]])  # equal, not the same object
         assert copy is not first
         assert roll_dice(copy, ENTROPY, k) == dice_1[3 * k : 3 * k + 3]
+
+
+def test_one_secret_with_another_e_reads_another_stream() -> None:
+    """PF-AMB-12 h, PF-DICE-2: E is part of the stream's name, so the same secret (the
+    same string object) under two seeds' E gives each E's own dice, asked in turn."""
+    secret, other = "9a" * 32, fair.entropy(["a seed"])
+    mine = fair.dice(bytes.fromhex(secret), ENTROPY, 3 * 20)
+    theirs = fair.dice(bytes.fromhex(secret), other, 3 * 20)
+    assert mine != theirs
+    for k in range(20):
+        assert roll_dice(secret, ENTROPY, k) == mine[3 * k : 3 * k + 3]
+        assert roll_dice(secret, other, k) == theirs[3 * k : 3 * k + 3]
+
+
+def test_a_roll_is_the_player_s_own_on_every_path_to_the_rules_pf_timer_8() -> None:
+    """PF-TIMER-8, BU-ROLL-1: a Roll decided by the table's path (`rules`, the lifecycle
+    left to the table) and by `decide` is the player's own (`auto` false); only the
+    clock's Timeout rolls `auto`."""
+    state = playing(8, target=1)
+    (by_rules,) = rules(state, 1, Roll())
+    (by_decide,) = decide(state, 1, Roll())
+    assert isinstance(by_rules, DiceRolled) and by_rules.auto is False
+    assert by_rules == by_decide
+    (timed,) = rules(state, 0, Timeout(round=state.round, table=1, roll=1))
+    assert isinstance(timed, DiceRolled) and timed.auto is True
+    assert msgspec.structs.replace(timed, auto=False) == by_rules

@@ -617,6 +617,18 @@ def test_the_fair_module_has_no_source_of_its_own_randomness_or_time() -> None:
 _STREAM = (bytes(32), "deal", NO_SEEDS)
 _REFUSALS: list[tuple[Callable[[], object], str, str, str]] = [
     (
+        lambda: fair.Stream(bytes(32), "dice", NO_SEEDS).draws(0, 3),
+        "bad_range",
+        "PF-AMB-12",
+        "uniform(n) needs 1 <= n <= 2**32, got 0",
+    ),
+    (
+        lambda: fair.Stream(bytes(32), "dice", NO_SEEDS).draws(6, -1),
+        "bad_draw_count",
+        "PF-AMB-12",
+        "draws(n, count) needs count >= 0, got -1",
+    ),
+    (
         lambda: fair.entropy("abc"),
         "bad_client_seed",
         "PF-AMB-12",
