@@ -29,9 +29,11 @@ def validate(options: DiceOptions) -> None:
     """Every DiceOptions is valid: it has no values to bound."""
 
 
-def options_from(preset: str | None = None, **overrides: Any) -> DiceOptions:
+def options_from(preset: str | None = None, /, **overrides: Any) -> DiceOptions:
     """The one preset (`three_dice`); RuleViolation `bad_option` for another preset or for
-    any option named (the tool has none)."""
+    any option named (the tool has none). The preset is positional only, so an option
+    named "preset" (a record's or a request's options) is refused like any other option
+    instead of colliding with it (a TypeError)."""
     name = preset or "three_dice"
     if name not in PRESETS:
         raise RuleViolation(
