@@ -99,7 +99,7 @@ _SHOWN_NAMES = 5  # unknown option names listed in an error, each cut to _SHOWN_
 _SHOWN_CHARS = 32
 
 
-def options_from(preset: str | None = None, **overrides: Any) -> BanakilOptions:
+def options_from(preset: str | None = None, /, **overrides: Any) -> BanakilOptions:
     """A preset (default `sahrat`, BK-RS-2) with single options overridden, validated.
 
     Choosing the 1v1 mode on a preset also takes the preset's 1v1 target (150) unless the

@@ -63,7 +63,7 @@ def validate(options: BuncoOptions) -> None:
         )
 
 
-def options_from(preset: str | None = None, **overrides: Any) -> BuncoOptions:
+def options_from(preset: str | None = None, /, **overrides: Any) -> BuncoOptions:
     """The options of a preset (`classic`, the only one) with single options over it,
     validated."""
     name = preset or "classic"

@@ -69,7 +69,7 @@ def validate(options: RummyOptions) -> None:
             )
 
 
-def options_from(preset: str | None = None, **overrides: Any) -> RummyOptions:
+def options_from(preset: str | None = None, /, **overrides: Any) -> RummyOptions:
     """The options of a preset (a variant's name; Manipulation by default) with single
     options over it, validated."""
     name = preset or "manipulation"

@@ -308,3 +308,22 @@ async def test_a_reused_command_id_is_refused_by_a_gateway_that_never_saw_it(
         for service in (first, second):
             await service.deadlines.close()
             await service.close()
+
+
+@pytest.mark.parametrize("game", ["banakil", "rummy", "bunco", "dice"])
+@pytest.mark.parametrize("path", ["/tables", "/play-vs-computer"])
+async def test_an_option_named_preset_is_a_bad_option_and_leaves_no_table(
+    http: httpx.AsyncClient, store: PostgresEventStore, game: str, path: str
+) -> None:
+    """PF-ROOM-2, BK-RS-3: "preset" is no option of any game (the rule set is its own
+    field), so an option of that name is refused as an unknown option with a 422, not a
+    500 from the options' own `preset` argument, and nothing is appended."""
+    tables = await _table_count(http)
+    log_end = await _end_of_log(store)
+    response = await http.post(
+        path, json={"game": game, "player": "Amal", "options": {"preset": "classic"}}
+    )
+    body = _refused(response, 422, "bad_option")
+    assert "preset" in body["message"]
+    assert await _table_count(http) == tables
+    assert await _created_since(store, log_end) == []
