@@ -372,6 +372,14 @@ def test_a_bulk_draw_skips_rejected_words_and_reads_on() -> None:
     assert stream.draws(6, 6) == [7 % 6] + [_ref_uniform(words, 6) for _ in range(5)]
 
 
+def test_a_bulk_draw_rejects_a_word_equal_to_the_limit() -> None:
+    """PF-AMB-12 d: for uniform(6) the limit is 2^32 - 4; a word of exactly that value is
+    rejected in a bulk read as one at a time, and the next word is the draw."""
+    limit = SPAN - SPAN % 6
+    assert _primed([limit, 7]).draws(6, 1) == [7 % 6]
+    assert _primed([limit - 1]).draws(6, 1) == [(limit - 1) % 6]
+
+
 @pytest.mark.parametrize(("n", "count"), [(0, 3), (SPAN + 1, 3), (6, -1)])
 def test_a_bulk_draw_refuses_an_empty_range_or_a_negative_count(n: int, count: int) -> None:
     """PF-AMB-12 d: the same bounds as uniform(n), and no negative number of draws."""
