@@ -211,8 +211,9 @@ async def test_hints_are_rate_limited_per_seat_and_refused_where_the_rules_have_
 async def test_a_staged_group_is_answered_as_laying_it_would_be_and_nothing_is_stored(
     served: Served,
 ) -> None:
-    """PF-STAGE-4/5/8: the seat on turn and a seat waiting may ask; a red group's refusal is
-    the one its Meld gets (code, rule, sentence); a green one is laid as it was shown."""
+    """PF-STAGE-4, PF-STAGE-5, PF-STAGE-8: the seat on turn and a seat waiting may ask; a
+    red group's refusal is the one its Meld gets (code, rule, sentence); a green one is laid
+    as it was shown; asking stores no event (staging produces no server event)."""
     table_id, tokens = await _sahrat_table(served)
     one = _Asker(await Client.open(served.base, table_id, tokens[1]))
     two = _Asker(await Client.open(served.base, table_id, tokens[2]))

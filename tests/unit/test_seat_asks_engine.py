@@ -162,6 +162,8 @@ def test_a_hand_sorts_by_suit_then_rank_and_by_rank_then_suit_pf_sort_1() -> Non
 
 
 def test_a_manual_order_stays_and_cards_drawn_later_come_last_pf_sort_2() -> None:
+    """PF-SORT-2: after a manual arrangement the hand is not re-sorted; cards that leave
+    it drop out, cards drawn later come last, and a new deal shows the game's order."""
     mine = HandOrder(order="manual", cards=("JK#1", "2C#1", "KS#1", "AC#1"), unit=3)
     drawn = (*_HAND[1:], "3S#2", "QD#1")  # KS#1 left the hand, two cards came in
     assert arrange(drawn, mine, 3) == (
