@@ -265,3 +265,15 @@ async def chromium(workdir: Path) -> AsyncIterator[Browser]:
                 os.killpg(proc.pid, signal.SIGKILL)
             await asyncio.to_thread(proc.wait, 10)
         log.close()
+
+
+@contextlib.asynccontextmanager
+async def checked_tab(browser: Browser, base: str) -> AsyncIterator[Page]:
+    """A new tab that must end with no script error and no request to anywhere but the
+    server at `base` (the Verify page works with no internet)."""
+    tab = await browser.new_page()
+    yield tab
+    assert tab.unexpected_errors() == []
+    outside = [u for u in tab.requests if not u.startswith(base + "/")]
+    assert [u for u in outside if u != "about:blank"] == []
+    await tab.close()

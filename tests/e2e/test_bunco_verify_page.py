@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_support import Browser, Page, chromium
+from tests.browser_support import Browser, Page, checked_tab, chromium
 from tests.e2e.bunco_support import Rolled, roll_until
 from tests.e2e.gateway_support import Client
 from tests.e2e.rummy_support import Served, bots_running, served_gateway
@@ -75,12 +75,8 @@ async def finished(served: Served) -> tuple[str, dict[str, Any]]:
 
 @pytest.fixture
 async def page(browser: Browser, served: Served) -> AsyncIterator[Page]:
-    tab = await browser.new_page()
-    yield tab
-    assert tab.unexpected_errors() == []
-    outside = [u for u in tab.requests if not u.startswith(served.base + "/")]
-    assert [u for u in outside if u != "about:blank"] == []
-    await tab.close()
+    async with checked_tab(browser, served.base) as tab:
+        yield tab
 
 
 def _event(round_: dict[str, Any], kind: str) -> dict[str, Any]:

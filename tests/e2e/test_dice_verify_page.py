@@ -23,7 +23,7 @@ from msgspec.structs import replace
 from engine import fair
 from engine.dice.messages import DiceThrown
 from services.tables.codec import decode_event, encode_event
-from tests.browser_support import Browser, Page, chromium
+from tests.browser_support import Browser, Page, checked_tab, chromium
 from tests.e2e.gateway_support import Client
 from tests.e2e.rummy_support import Served, served_gateway
 from tests.e2e.test_dice_tool import _ready
@@ -90,13 +90,8 @@ async def rolled(served: Served) -> tuple[str, dict[str, Any]]:
 
 @pytest.fixture
 async def page(browser: Browser, served: Served) -> AsyncIterator[Page]:
-    tab = await browser.new_page()
-    yield tab
-    # Nothing broke, and nothing was fetched from anywhere but the server itself.
-    assert tab.unexpected_errors() == []
-    outside = [u for u in tab.requests if not u.startswith(served.base + "/")]
-    assert [u for u in outside if u != "about:blank"] == []
-    await tab.close()
+    async with checked_tab(browser, served.base) as tab:
+        yield tab
 
 
 def _thrown(roll: dict[str, Any]) -> list[int]:

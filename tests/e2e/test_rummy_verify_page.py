@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser_support import Browser, Page, chromium
+from tests.browser_support import Browser, Page, checked_tab, chromium
 from tests.e2e.gateway_support import Client
 from tests.e2e.rummy_support import (
     Played,
@@ -72,13 +72,8 @@ async def finished(served: Served) -> tuple[str, dict[str, Any]]:
 
 @pytest.fixture
 async def page(browser: Browser, served: Served) -> AsyncIterator[Page]:
-    tab = await browser.new_page()
-    yield tab
-    # Nothing broke, and nothing was fetched from anywhere but the server itself.
-    assert tab.unexpected_errors() == []
-    outside = [u for u in tab.requests if not u.startswith(served.base + "/")]
-    assert [u for u in outside if u != "about:blank"] == []
-    await tab.close()
+    async with checked_tab(browser, served.base) as tab:
+        yield tab
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])

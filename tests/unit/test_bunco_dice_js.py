@@ -30,30 +30,25 @@ from engine.bunco.game import initial
 from engine.bunco.messages import CommitSeed, RoundStarted, SeedCommitted, SendClientSeed
 from engine.bunco.options import options_from
 from engine.bunco.rules import decide
-from tests.browser_support import chromium
-from tests.unit.test_fair_js import FAIR_JS, RUNTIMES, ChromiumRuntime, NodeRuntime, Runtime
+from tests.unit.test_fair_js import (
+    RUNTIMES,
+    Runtime,
+    fair_page,
+    runtime,
+)
 
 REDERIVE_JS = "async (F, record) => await F.rederiveBunco(record)"
 
 
 @pytest.fixture(scope="module")
 async def browser_page(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Any]:
-    workdir = tmp_path_factory.mktemp("bunco-dice-js")
-    html = workdir / "fair.html"
-    html.write_text(f'<!doctype html><script src="{FAIR_JS.as_uri()}"></script>')
-    async with chromium(workdir) as browser:
-        page = await browser.new_page()
-        await page.goto(html.as_uri())
-        assert await page.evaluate("typeof window.SahraFair.rederiveBunco") == "function"
+    async with fair_page(tmp_path_factory.mktemp("bunco-dice-js"), "rederiveBunco") as page:
         yield page
-        assert page.unexpected_errors() == []
 
 
 @pytest.fixture(params=RUNTIMES)
 def js(request: pytest.FixtureRequest, tmp_path: Path) -> Runtime:
-    if request.param == "node":
-        return NodeRuntime(tmp_path)
-    return ChromiumRuntime(request.getfixturevalue("browser_page"))
+    return runtime(request, tmp_path)
 
 
 def played_record(players: int, seed: int) -> dict[str, Any]:

@@ -22,9 +22,13 @@ import pytest
 
 from engine import fair
 from engine.dice import record as dice_record
-from tests.browser_support import chromium
 from tests.unit.test_dice_record import _raw, _record
-from tests.unit.test_fair_js import FAIR_JS, RUNTIMES, ChromiumRuntime, NodeRuntime, Runtime
+from tests.unit.test_fair_js import (
+    RUNTIMES,
+    Runtime,
+    fair_page,
+    runtime,
+)
 
 REDERIVE_JS = "async (F, record) => await F.rederiveDice(record)"
 _ROLLS = 7  # rolled; roll 8 is committed and left unrolled by the phone's Stop
@@ -32,22 +36,13 @@ _ROLLS = 7  # rolled; roll 8 is committed and left unrolled by the phone's Stop
 
 @pytest.fixture(scope="module")
 async def browser_page(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Any]:
-    workdir = tmp_path_factory.mktemp("dice-fair-js")
-    html = workdir / "fair.html"
-    html.write_text(f'<!doctype html><script src="{FAIR_JS.as_uri()}"></script>')
-    async with chromium(workdir) as browser:
-        page = await browser.new_page()
-        await page.goto(html.as_uri())
-        assert await page.evaluate("typeof window.SahraFair.rederiveDice") == "function"
+    async with fair_page(tmp_path_factory.mktemp("dice-fair-js"), "rederiveDice") as page:
         yield page
-        assert page.unexpected_errors() == []
 
 
 @pytest.fixture(params=RUNTIMES)
 def js(request: pytest.FixtureRequest, tmp_path: Path) -> Runtime:
-    if request.param == "node":
-        return NodeRuntime(tmp_path)
-    return ChromiumRuntime(request.getfixturevalue("browser_page"))
+    return runtime(request, tmp_path)
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ runtime is used.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import shutil
@@ -157,25 +158,36 @@ class ChromiumRuntime(Runtime):
 
 @pytest.fixture(scope="module")
 async def browser_page(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Any]:
-    workdir = tmp_path_factory.mktemp("fair-js-chromium")
-    # fair.js is loaded as the Verify page loads it: a classic script defining
-    # window.SahraFair. A file: page is a secure context, which WebCrypto needs.
+    async with fair_page(tmp_path_factory.mktemp("fair-js-chromium"), "rederive") as page:
+        yield page
+
+
+@contextlib.asynccontextmanager
+async def fair_page(workdir: Path, function: str) -> AsyncIterator[Any]:
+    """A Chromium page that loaded fair.js as the Verify page loads it (a classic script
+    defining window.SahraFair; a file: page is a secure context, which WebCrypto needs),
+    with `function` defined; it must end with no script error."""
     html = workdir / "fair.html"
     html.write_text(f'<!doctype html><script src="{FAIR_JS.as_uri()}"></script>')
     async with chromium(workdir) as browser:
         page = await browser.new_page()
         await page.goto(html.as_uri())
         assert await page.evaluate("window.isSecureContext && !!crypto.subtle")
-        assert await page.evaluate("typeof window.SahraFair.rederive") == "function"
+        assert await page.evaluate(f"typeof window.SahraFair.{function}") == "function"
         yield page
         assert page.unexpected_errors() == []
 
 
-@pytest.fixture(params=RUNTIMES)
-def js(request: pytest.FixtureRequest, tmp_path: Path) -> Runtime:
+def runtime(request: pytest.FixtureRequest, tmp_path: Path) -> Runtime:
+    """The runtime a `js` fixture's parameter names: Node, or the module's `browser_page`."""
     if request.param == "node":
         return NodeRuntime(tmp_path)
     return ChromiumRuntime(request.getfixturevalue("browser_page"))
+
+
+@pytest.fixture(params=RUNTIMES)
+def js(request: pytest.FixtureRequest, tmp_path: Path) -> Runtime:
+    return runtime(request, tmp_path)
 
 
 # --- the documented known answers -----------------------------------------------------------

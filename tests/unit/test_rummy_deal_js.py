@@ -36,8 +36,12 @@ from engine.rummy.messages import CommitSeed, RoundDealt
 from engine.rummy.options import options_from
 from engine.rummy.rules import decide
 from engine.rummy.variants import VARIANTS, deck
-from tests.browser_support import chromium
-from tests.unit.test_fair_js import FAIR_JS, RUNTIMES, ChromiumRuntime, NodeRuntime, Runtime
+from tests.unit.test_fair_js import (
+    RUNTIMES,
+    Runtime,
+    fair_page,
+    runtime,
+)
 
 # Every variant's deal with 2 to 5 seats, computed by fair.js alone.
 DEALS_JS = """
@@ -67,22 +71,13 @@ REDERIVE_JS = "async (F, record) => await F.rederiveRummy(record)"
 
 @pytest.fixture(scope="module")
 async def browser_page(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Any]:
-    workdir = tmp_path_factory.mktemp("rummy-deal-js")
-    html = workdir / "fair.html"
-    html.write_text(f'<!doctype html><script src="{FAIR_JS.as_uri()}"></script>')
-    async with chromium(workdir) as browser:
-        page = await browser.new_page()
-        await page.goto(html.as_uri())
-        assert await page.evaluate("typeof window.SahraFair.rederiveRummy") == "function"
+    async with fair_page(tmp_path_factory.mktemp("rummy-deal-js"), "rederiveRummy") as page:
         yield page
-        assert page.unexpected_errors() == []
 
 
 @pytest.fixture(params=RUNTIMES)
 def js(request: pytest.FixtureRequest, tmp_path: Path) -> Runtime:
-    if request.param == "node":
-        return NodeRuntime(tmp_path)
-    return ChromiumRuntime(request.getfixturevalue("browser_page"))
+    return runtime(request, tmp_path)
 
 
 def _cases() -> list[dict[str, Any]]:
