@@ -6,7 +6,7 @@ that table's roller under the wait's own id (the seam's `Game.timers`)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -14,6 +14,7 @@ from engine import protocol
 from engine.bunco.messages import DiceRolled, Roll
 from engine.bunco.options import BuncoOptions
 from services.tables.codec import decode_event
+from services.tables.service import TableService
 from tests.service_support import Adapters, Rig, batch_time, real
 
 __all__ = ["real"]
@@ -26,12 +27,9 @@ async def rig(real: Adapters) -> AsyncIterator[Rig]:
     await made.close()
 
 
-async def test_each_play_table_s_roller_runs_on_his_own_clock_pf_timer_8(rig: Rig) -> None:
-    """PF-TIMER-7/8, BU-AMB-13: an evening of 8 has two play tables, each waiting for its
-    seat 1 (BU-ROLL-2) with 10 s to roll. The head table rolls; the low table's wait still
-    runs from the start of the round, and when it is over the clock rolls for the low
-    table's roller alone."""
-    store = rig.adapters.store
+async def evening_of_eight(rig: Rig) -> tuple[TableService, str, datetime]:
+    """An evening of 8 seated and started (two play tables, PF-ROOM-5): the service, the
+    table and the server time of the batch that started round 1."""
     service = rig.service()
     created = await service.create_table(BuncoOptions(players=8), ("human",) * 8)
     table_id = created.state.table_id
@@ -39,7 +37,16 @@ async def test_each_play_table_s_roller_runs_on_his_own_clock_pf_timer_8(rig: Ri
     for seat in range(1, 9):
         assert (await service.take_seat(table_id, seat, f"P{seat}")).accepted
     assert (await service.start(table_id, created.state.host)).accepted
-    began = await batch_time(store, table_id, "RoundStarted")
+    return service, table_id, await batch_time(rig.adapters.store, table_id, "RoundStarted")
+
+
+async def test_each_play_table_s_roller_runs_on_his_own_clock_pf_timer_8(rig: Rig) -> None:
+    """PF-TIMER-7/8, BU-AMB-13: an evening of 8 has two play tables, each waiting for its
+    seat 1 (BU-ROLL-2) with 10 s to roll. The head table rolls; the low table's wait still
+    runs from the start of the round, and when it is over the clock rolls for the low
+    table's roller alone."""
+    store = rig.adapters.store
+    service, table_id, began = await evening_of_eight(rig)
     clock = rig.clock()
     await clock.tables.catch_up()
 

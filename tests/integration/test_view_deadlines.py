@@ -22,6 +22,7 @@ from services.projections.deadlines import REPLACE
 from services.tables.codec import ENGINE_VERSION, encode_json
 from services.tables.seeds import SeedTiming
 from services.tables.service import Loaded, TableService
+from tests.integration.test_bunco_clock import evening_of_eight
 from tests.service_support import Adapters, Rig, batch_time, real
 
 __all__ = ["real"]
@@ -56,14 +57,7 @@ async def test_a_low_table_roller_counts_down_from_his_own_wait_pf_timer_8(rig: 
     the round began, and that is the deadline his view shows. Every view lists both waits
     as the clock will fire them, and a gateway that loads the table afresh says the same."""
     store = rig.adapters.store
-    service = rig.service()
-    created = await service.create_table(BuncoOptions(players=8), ("human",) * 8)
-    table_id = created.state.table_id
-    rig.tables.add(table_id)
-    for seat in range(1, 9):
-        assert (await service.take_seat(table_id, seat, f"P{seat}")).accepted
-    assert (await service.start(table_id, created.state.host)).accepted
-    began = await batch_time(store, table_id, "RoundStarted")
+    service, table_id, began = await evening_of_eight(rig)
     clock = rig.clock()
     await clock.tables.catch_up()
     first = {d.command_id: d for d in clock.pending()}
